@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One object per thread, kept under a pthread key (~5 ns per read, against 1.6–2.5 µs
+/// for `Thread.current.threadDictionary` on Linux). The object is created on a thread's
+/// first read and released when the thread exits.
+final class ThreadLocalSlot<Value: AnyObject>: @unchecked Sendable {
+    private var key = pthread_key_t()
+    private let make: () -> Value
+
+    init(make: @escaping () -> Value) {
+        self.make = make
+        let status = pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+            #else
+            if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+            #endif
+        }
+        precondition(status == 0, "pthread_key_create failed with \(status)")
+    }
+
+    /// This thread's object, created on first use.
+    @inline(__always)
+    var value: Value {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let created = make()
+        pthread_setspecific(key, Unmanaged.passRetained(created).toOpaque())
+        return created
+    }
+}

@@ -1,0 +1,41 @@
+import Synchronization
+
+/// What `Producer.subscribe` returns: it disposes the operator's sink and the source
+/// subscription together, even when disposal is asked for before both are known.
+final class SinkDisposer: Cancelable, @unchecked Sendable {
+    private static let disposedBit = 1
+    private static let assignedBit = 2
+
+    private let state = Atomic<Int>(0)
+    private var sink: Disposable?
+    private var subscription: Disposable?
+
+    init() { Resources.incrementTotal() }
+
+    deinit { Resources.decrementTotal() }
+
+    var isDisposed: Bool { state.load(ordering: .acquiring) & Self.disposedBit != 0 }
+
+    func setSinkAndSubscription(sink: Disposable, subscription: Disposable) {
+        self.sink = sink
+        self.subscription = subscription
+        let previous = state.bitwiseOr(Self.assignedBit, ordering: .acquiringAndReleasing).oldValue
+        precondition(previous & Self.assignedBit == 0, "SinkDisposer: sink and subscription already set")
+        if previous & Self.disposedBit != 0 {
+            sink.dispose()
+            subscription.dispose()
+            self.sink = nil
+            self.subscription = nil
+        }
+    }
+
+    func dispose() {
+        let previous = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
+        guard previous & Self.disposedBit == 0, previous & Self.assignedBit != 0 else { return }
+        let sink = self.sink, subscription = self.subscription
+        self.sink = nil
+        self.subscription = nil
+        sink?.dispose()
+        subscription?.dispose()
+    }
+}

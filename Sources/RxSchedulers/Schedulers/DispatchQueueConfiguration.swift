@@ -1,0 +1,46 @@
+import Dispatch
+
+/// Scheduling on one dispatch queue, shared by the dispatch-queue schedulers.
+struct DispatchQueueConfiguration {
+    let queue: DispatchQueue
+    let leeway: DispatchTimeInterval
+
+    /// `queue.async`, skipped when disposed before it runs.
+    func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let cancel = SingleAssignmentDisposable()
+        queue.async {
+            if cancel.isDisposed { return }
+            cancel.setDisposable(action(state))
+        }
+        return cancel
+    }
+
+    /// A one-shot dispatch timer; disposing cancels the timer, so a cancelled item
+    /// releases its closure at once rather than at its deadline.
+    func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let scheduled = TimerDisposable(timer: timer)
+        timer.schedule(deadline: .now() + dueTime, leeway: leeway)
+        timer.setEventHandler {
+            if scheduled.isDisposed { return }
+            scheduled.fired(with: action(state))
+        }
+        timer.resume()
+        return scheduled
+    }
+
+    /// A repeating dispatch timer. Ticks missed while the action runs are merged by the
+    /// timer and never delivered (RxSwift's behaviour on dispatch queues).
+    func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let scheduled = TimerDisposable(timer: timer)
+        var timerState = state
+        timer.schedule(deadline: .now() + startAfter, repeating: period, leeway: leeway)
+        timer.setEventHandler {
+            if scheduled.isDisposed { return }
+            timerState = action(timerState)
+        }
+        timer.resume()
+        return scheduled
+    }
+}

@@ -1,0 +1,65 @@
+import Dispatch
+import Foundation
+
+/// Runs work on a serial dispatch queue: actions never overlap and run in the order
+/// they were scheduled. A concurrent queue passed in is wrapped in a serial queue that
+/// targets it.
+public class SerialDispatchQueueScheduler: SchedulerType {
+    public typealias TimeInterval = Foundation.TimeInterval
+    public typealias Time = Date
+
+    let configuration: DispatchQueueConfiguration
+
+    /// The current wall-clock time.
+    public var now: Date { Date() }
+
+    init(serialQueue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
+        configuration = DispatchQueueConfiguration(queue: serialQueue, leeway: leeway)
+    }
+
+    /// A scheduler on a new serial queue named `internalSerialQueueName`, after
+    /// `serialQueueConfiguration` has had a chance to configure it.
+    public convenience init(
+        internalSerialQueueName: String,
+        serialQueueConfiguration: ((DispatchQueue) -> Void)? = nil,
+        leeway: DispatchTimeInterval = .nanoseconds(0)
+    ) {
+        let queue = DispatchQueue(label: internalSerialQueueName, attributes: [])
+        serialQueueConfiguration?(queue)
+        self.init(serialQueue: queue, leeway: leeway)
+    }
+
+    /// A scheduler on a new serial queue that targets `queue` (which may be concurrent).
+    public convenience init(queue: DispatchQueue, internalSerialQueueName: String, leeway: DispatchTimeInterval = .nanoseconds(0)) {
+        let serialQueue = DispatchQueue(label: internalSerialQueueName, attributes: [], target: queue)
+        self.init(serialQueue: serialQueue, leeway: leeway)
+    }
+
+    /// A scheduler on a new serial queue that targets the global queue of `qos`.
+    public convenience init(
+        qos: DispatchQoS,
+        internalSerialQueueName: String = "rx.global_dispatch_queue.serial",
+        leeway: DispatchTimeInterval = .nanoseconds(0)
+    ) {
+        self.init(queue: DispatchQueue.global(qos: qos.qosClass), internalSerialQueueName: internalSerialQueueName, leeway: leeway)
+    }
+
+    /// Schedules `action` with `queue.async` (one dispatch per call).
+    public final func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        scheduleInternal(state, action: action)
+    }
+
+    func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        configuration.schedule(state, action: action)
+    }
+
+    /// Schedules `action` on a one-shot dispatch timer.
+    public final func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+        configuration.scheduleRelative(state, dueTime: dueTime, action: action)
+    }
+
+    /// Runs `action` on a repeating dispatch timer; ticks missed while it runs are merged.
+    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+        configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+    }
+}

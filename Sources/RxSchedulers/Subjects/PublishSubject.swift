@@ -1,0 +1,64 @@
+/// Sends each event to the observers subscribed at that moment. After a stop event,
+/// new subscribers receive just that stop event; after `dispose()`, an error.
+///
+/// Delivery copies the observer list under a lock (sharing its storage, so it does not
+/// allocate) and calls the observers outside the lock. Callers must not send events
+/// concurrently (the Rx grammar); the subject does not reorder them.
+public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, UnsubscribeType, @unchecked Sendable {
+    public typealias SubjectObserverType = PublishSubject<Element>
+
+    private let lock = Lock()
+    private var observers = Bag<(Event<Element>) -> Void>()
+    private var stopEvent: Event<Element>?
+    private var disposed = false
+
+    public override init() {
+        super.init()
+    }
+
+    /// Whether anyone is subscribed.
+    public var hasObservers: Bool { lock.performLocked { !observers.isEmpty } }
+
+    public var isDisposed: Bool { lock.performLocked { disposed } }
+
+    public func on(_ event: Event<Element>) {
+        let recipients: Bag<(Event<Element>) -> Void> = lock.performLocked {
+            if disposed || stopEvent != nil { return Bag() }
+            let recipients = observers
+            if event.isStopEvent {
+                stopEvent = event
+                observers.removeAll()
+            }
+            return recipients
+        }
+        recipients.forEach { $0(event) }
+    }
+
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        let (key, replay): (BagKey?, Event<Element>?) = lock.performLocked {
+            if let stopEvent { return (nil, stopEvent) }
+            if disposed { return (nil, .error(RxError.disposed(object: self))) }
+            return (observers.insert(observer.on), nil)
+        }
+        guard let key else {
+            if let replay { observer.on(replay) }
+            return Disposables.create()
+        }
+        return SubjectSubscription(owner: self, key: key)
+    }
+
+    func unsubscribe(_ key: BagKey) {
+        lock.performLocked { _ = observers.removeValue(forKey: key) }
+    }
+
+    public func asObserver() -> PublishSubject<Element> { self }
+
+    /// Drops every observer; later subscribers receive `RxError.disposed`.
+    public func dispose() {
+        lock.performLocked {
+            disposed = true
+            observers.removeAll()
+            stopEvent = nil
+        }
+    }
+}

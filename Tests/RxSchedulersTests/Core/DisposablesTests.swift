@@ -1,0 +1,127 @@
+import Foundation
+@testable import RxSchedulers
+import XCTest
+
+final class DisposablesTests: RxTestCase {
+    func testCreateWithRunsActionOnce() {
+        var count = 0
+        let disposable = Disposables.create { count += 1 }
+        XCTAssertFalse(disposable.isDisposed)
+        disposable.dispose()
+        disposable.dispose()
+        XCTAssertEqual(count, 1)
+        XCTAssertTrue(disposable.isDisposed)
+    }
+
+    func testBinaryAndArrayCreateDisposeAll() {
+        var disposed: [Int] = []
+        let binary = Disposables.create(Disposables.create { disposed.append(1) }, Disposables.create { disposed.append(2) })
+        binary.dispose()
+        binary.dispose()
+        XCTAssertEqual(disposed, [1, 2])
+        disposed = []
+        let many = Disposables.create((0..<5).map { index in Disposables.create { disposed.append(index) } })
+        many.dispose()
+        XCTAssertEqual(disposed, [0, 1, 2, 3, 4])
+    }
+
+    func testBooleanDisposable() {
+        let disposable = BooleanDisposable()
+        XCTAssertFalse(disposable.isDisposed)
+        disposable.dispose()
+        XCTAssertTrue(disposable.isDisposed)
+        XCTAssertTrue(BooleanDisposable(isDisposed: true).isDisposed)
+    }
+
+    func testSingleAssignmentDisposesLateAssignment() {
+        let single = SingleAssignmentDisposable()
+        single.dispose()
+        let inner = BooleanDisposable()
+        single.setDisposable(inner)
+        XCTAssertTrue(inner.isDisposed)
+    }
+
+    func testSingleAssignmentDisposesAssignedOnce() {
+        let single = SingleAssignmentDisposable()
+        var count = 0
+        single.setDisposable(Disposables.create { count += 1 })
+        XCTAssertFalse(single.isDisposed)
+        single.dispose()
+        single.dispose()
+        XCTAssertEqual(count, 1)
+        XCTAssertTrue(single.isDisposed)
+    }
+
+    func testCompositeInsertRemoveDispose() {
+        let composite = CompositeDisposable()
+        let first = BooleanDisposable(), second = BooleanDisposable()
+        let firstKey = composite.insert(first)!
+        _ = composite.insert(second)
+        XCTAssertEqual(composite.count, 2)
+        composite.remove(for: firstKey)
+        XCTAssertTrue(first.isDisposed, "remove(for:) disposes the removed item")
+        XCTAssertEqual(composite.count, 1)
+        composite.remove(for: firstKey)
+        XCTAssertEqual(composite.count, 1, "removing twice is harmless")
+        composite.dispose()
+        XCTAssertTrue(second.isDisposed)
+        XCTAssertTrue(composite.isDisposed)
+        let late = BooleanDisposable()
+        XCTAssertNil(composite.insert(late))
+        XCTAssertTrue(late.isDisposed, "insert after dispose disposes at once")
+    }
+
+    func testCompositeInitializers() {
+        let items = (0..<3).map { _ in BooleanDisposable() }
+        CompositeDisposable(items[0], items[1]).dispose()
+        XCTAssertTrue(items[0].isDisposed && items[1].isDisposed)
+        let more = (0..<3).map { _ in BooleanDisposable() }
+        CompositeDisposable(more[0], more[1], more[2]).dispose()
+        XCTAssertTrue(more.allSatisfy(\.isDisposed))
+        let array = (0..<4).map { _ in BooleanDisposable() }
+        CompositeDisposable(disposables: array).dispose()
+        XCTAssertTrue(array.allSatisfy(\.isDisposed))
+    }
+
+    func testSerialDisposableReplacesAndDisposes() {
+        let serial = SerialDisposable()
+        let first = BooleanDisposable(), second = BooleanDisposable()
+        serial.disposable = first
+        serial.disposable = second
+        XCTAssertTrue(first.isDisposed)
+        XCTAssertFalse(second.isDisposed)
+        serial.dispose()
+        XCTAssertTrue(second.isDisposed)
+        let third = BooleanDisposable()
+        serial.disposable = third
+        XCTAssertTrue(third.isDisposed, "setting after dispose disposes at once")
+    }
+
+    func testDisposeBagDisposesOnDeinit() {
+        let disposable = BooleanDisposable()
+        do {
+            let bag = DisposeBag()
+            disposable.disposed(by: bag)
+            XCTAssertFalse(disposable.isDisposed)
+        }
+        XCTAssertTrue(disposable.isDisposed)
+    }
+
+    func testScheduledDisposableDisposesOnScheduler() {
+        let queueKey = DispatchSpecificKey<Int>()
+        let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "scheduled-dispose") {
+            $0.setSpecific(key: queueKey, value: 7)
+        }
+        let disposedOn = Locked<Int?>(nil)
+        let done = expectation(description: "disposed")
+        let inner = Disposables.create {
+            disposedOn.withValue { $0 = DispatchQueue.getSpecific(key: queueKey) }
+            done.fulfill()
+        }
+        let scheduled = ScheduledDisposable(scheduler: scheduler, disposable: inner)
+        scheduled.dispose()
+        XCTAssertTrue(scheduled.isDisposed)
+        wait(for: [done], timeout: 5)
+        XCTAssertEqual(disposedOn.current, 7, "the inner disposable ran on the scheduler's queue")
+    }
+}

@@ -1,0 +1,79 @@
+import RxSchedulers
+import RxSchedulersTesting
+import XCTest
+
+final class SubjectTests: RxTestCase {
+    func testPublishSubjectSendsOnlyWhatComesAfterSubscription() {
+        let subject = PublishSubject<Int>()
+        var received: [Event<Int>] = []
+        subject.onNext(1)
+        let subscription = subject.subscribe { received.append($0) }
+        XCTAssertTrue(subject.hasObservers)
+        subject.onNext(2)
+        subject.onNext(3)
+        subscription.dispose()
+        XCTAssertFalse(subject.hasObservers)
+        subject.onNext(4)
+        XCTAssertEqual(received, [.next(2), .next(3)])
+    }
+
+    func testPublishSubjectReplaysStopEventToLateSubscribers() {
+        let subject = PublishSubject<Int>()
+        subject.onCompleted()
+        subject.onNext(1)
+        var received: [Event<Int>] = []
+        _ = subject.subscribe { received.append($0) }
+        XCTAssertEqual(received, [.completed])
+    }
+
+    func testPublishSubjectAfterDisposeSendsDisposedError() {
+        let subject = PublishSubject<Int>()
+        subject.dispose()
+        XCTAssertTrue(subject.isDisposed)
+        var error: Error?
+        _ = subject.subscribe(onError: { error = $0 })
+        guard case .disposed? = error as? RxError else { return XCTFail("expected RxError.disposed, got \(String(describing: error))") }
+    }
+
+    func testPublishSubjectAllowsReentrantOnNext() {
+        let subject = PublishSubject<Int>()
+        var received: [Int] = []
+        let subscription = subject.subscribe(onNext: { value in
+            received.append(value)
+            if value == 1 { subject.onNext(2) }
+        })
+        subject.onNext(1)
+        XCTAssertEqual(received, [1, 2])
+        subscription.dispose()
+    }
+
+    func testBehaviorSubjectReplaysLatestValue() throws {
+        let subject = BehaviorSubject(value: 0)
+        XCTAssertEqual(try subject.value(), 0)
+        subject.onNext(1)
+        var received: [Event<Int>] = []
+        _ = subject.subscribe { received.append($0) }
+        subject.onNext(2)
+        subject.onError(TestError(1))
+        XCTAssertEqual(received, [.next(1), .next(2), .error(TestError(1))])
+        XCTAssertThrowsError(try subject.value())
+        var late: [Event<Int>] = []
+        _ = subject.subscribe { late.append($0) }
+        XCTAssertEqual(late, [.error(TestError(1))])
+    }
+
+    func testBehaviorSubjectDisposed() {
+        let subject = BehaviorSubject(value: 1)
+        subject.dispose()
+        XCTAssertThrowsError(try subject.value())
+    }
+
+    func testSubjectsInVirtualTime() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let source = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .next(300, 3), .completed(400)])
+        let subject = PublishSubject<Int>()
+        scheduler.scheduleAt(100) { _ = source.subscribe(subject) }
+        let observer = scheduler.start { subject }
+        XCTAssertEqual(observer.events, [.next(210, 2), .next(300, 3), .completed(400)])
+    }
+}

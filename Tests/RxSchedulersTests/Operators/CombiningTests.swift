@@ -1,0 +1,95 @@
+import RxSchedulers
+import RxSchedulersTesting
+import XCTest
+
+final class CombiningTests: RxTestCase {
+    func testFlatMapMergesInnerSequences() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let source = scheduler.createHotObservable([.next(210, 1), .next(240, 2), .completed(260)])
+        let observer = scheduler.start {
+            source.flatMap { value in
+                Observable<Int>.timer(.seconds(5), period: .seconds(20), scheduler: scheduler).map { value * 10 + $0 }.take(2)
+            }
+        }
+        XCTAssertEqual(observer.events, [.next(215, 10), .next(235, 11), .next(245, 20), .next(265, 21), .completed(265)])
+    }
+
+    func testFlatMapErrorFromInnerEndsAll() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let source = scheduler.createHotObservable([.next(210, 1), .next(220, 2)])
+        let inner = scheduler.createColdObservable([.next(5, 7), .error(15, TestError())])
+        let observer = scheduler.start { source.flatMap { _ in inner.asObservable() } }
+        // Both inners have something due at 225; the first inner scheduled its error earlier.
+        XCTAssertEqual(observer.events, [.next(215, 7), .error(225, TestError())])
+        XCTAssertEqual(source.subscriptions, [Subscription(200, 225)])
+        XCTAssertEqual(inner.subscriptions, [Subscription(210, 225), Subscription(220, 225)])
+    }
+
+    func testMergeOfObservables() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let first = scheduler.createHotObservable([.next(210, 1), .next(230, 3), .completed(240)])
+        let second = scheduler.createHotObservable([.next(220, 2), .next(250, 4), .completed(260)])
+        let observer = scheduler.start { Observable.merge(first.asObservable(), second.asObservable()) }
+        XCTAssertEqual(observer.events, [.next(210, 1), .next(220, 2), .next(230, 3), .next(250, 4), .completed(260)])
+        let nested = TestScheduler(initialClock: 0)
+        let sources = nested.createHotObservable([.next(205, Observable.of(1, 2)), .completed(210)])
+        XCTAssertEqual(nested.start { sources.merge() }.events, [.next(205, 1), .next(205, 2), .completed(210)])
+    }
+
+    func testFlatMapLatestFollowsOnlyTheNewest() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let first = scheduler.createColdObservable([.next(10, "a1"), .next(30, "a2"), .completed(40)])
+        let second = scheduler.createColdObservable([.next(10, "b1"), .next(20, "b2"), .completed(30)])
+        let source = scheduler.createHotObservable([.next(210, 0), .next(225, 1), .completed(230)])
+        let observer = scheduler.start { source.flatMapLatest { $0 == 0 ? first.asObservable() : second.asObservable() } }
+        XCTAssertEqual(observer.events, [.next(220, "a1"), .next(235, "b1"), .next(245, "b2"), .completed(255)])
+        XCTAssertEqual(first.subscriptions, [Subscription(210, 225)])
+        XCTAssertEqual(second.subscriptions, [Subscription(225, 255)])
+    }
+
+    func testConcat() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let first = scheduler.createColdObservable([.next(10, 1), .completed(20)])
+        let second = scheduler.createColdObservable([.next(5, 2), .completed(10)])
+        let observer = scheduler.start { first.concat(second) }
+        XCTAssertEqual(observer.events, [.next(210, 1), .next(225, 2), .completed(230)])
+        XCTAssertEqual(first.subscriptions, [Subscription(200, 220)])
+        XCTAssertEqual(second.subscriptions, [Subscription(220, 230)])
+    }
+
+    func testConcatOfManySynchronousSourcesDoesNotRecurse() {
+        var count = 0
+        var completed = false
+        _ = Observable.concat((0..<20_000).map { Observable.just($0) })
+            .subscribe(onNext: { _ in count += 1 }, onCompleted: { completed = true })
+        XCTAssertEqual(count, 20_000)
+        XCTAssertTrue(completed)
+    }
+
+    func testConcatStopsOnError() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let first = scheduler.createColdObservable([Recorded<Event<Int>>.error(10, TestError())])
+        let second = scheduler.createColdObservable([.next(5, 2)])
+        let observer = scheduler.start { Observable.concat([first.asObservable(), second.asObservable()]) }
+        XCTAssertEqual(observer.events, [.error(210, TestError())])
+        XCTAssertEqual(second.subscriptions, [])
+    }
+
+    func testAmbPicksTheFirstToSendAnything() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let slow = scheduler.createHotObservable([.next(250, 1), .completed(300)])
+        let fast = scheduler.createHotObservable([.next(220, 2), .next(260, 3), .completed(280)])
+        let observer = scheduler.start { slow.amb(fast) }
+        XCTAssertEqual(observer.events, [.next(220, 2), .next(260, 3), .completed(280)])
+        XCTAssertEqual(slow.subscriptions, [Subscription(200, 220)])
+        XCTAssertEqual(fast.subscriptions, [Subscription(200, 280)])
+
+        let again = TestScheduler(initialClock: 0)
+        let sources = [
+            again.createHotObservable([.next(240, "b")]).asObservable(),
+            again.createHotObservable([.completed(230, String.self)]).asObservable(),
+            again.createHotObservable([.next(210, "a")]).asObservable(),
+        ]
+        XCTAssertEqual(again.start { Observable.amb(sources) }.events, [.next(210, "a")])
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import RxSchedulers
+import RxSchedulersTesting
+import XCTest
+
+/// Collects events on the observing scheduler and checks the observer contract.
+private final class CheckingObserver: ObserverType, @unchecked Sendable {
+    typealias Element = (producer: Int, sequence: Int)
+
+    let detector = OverlapDetector()
+    private let state = Locked((count: 0, lastPerProducer: [Int: Int](), violations: [String](), stops: 0))
+    private let finished = DispatchSemaphore(value: 0)
+    private let expected: Int
+
+    init(expected: Int) {
+        self.expected = expected
+    }
+
+    func on(_ event: Event<Element>) {
+        detector.enter()
+        defer { detector.leave() }
+        state.withValue { state in
+            if state.stops > 0 { state.violations.append("event after stop: \(event)") }
+            switch event {
+            case .next(let element):
+                state.count += 1
+                if let last = state.lastPerProducer[element.producer], last + 1 != element.sequence {
+                    state.violations.append("producer \(element.producer): \(element.sequence) after \(last)")
+                }
+                state.lastPerProducer[element.producer] = element.sequence
+            case .error, .completed:
+                state.stops += 1
+            }
+        }
+        if event.isStopEvent { finished.signal() }
+    }
+
+    func waitForStop(timeout: TimeInterval = 20) -> Bool {
+        finished.wait(timeout: .now() + timeout) == .success
+    }
+
+    var count: Int { state.current.count }
+    var violations: [String] { state.current.violations }
+    var stops: Int { state.current.stops }
+    var lastPerProducer: [Int: Int] { state.current.lastPerProducer }
+}
+
+/// A source that sends `count` numbered elements from the thread that subscribes it.
+private func numbered(producer: Int, count: Int) -> Observable<(producer: Int, sequence: Int)> {
+    Observable.create { observer in
+        for sequence in 0..<count { observer.onNext((producer, sequence)) }
+        observer.onCompleted()
+        return Disposables.create()
+    }
+}
+
+final class ObserveOnTests: RxTestCase {
+    private func schedulers() -> [(String, ImmediateSchedulerType)] {
+        let operationQueue = OperationQueue()
+        operationQueue.maxConcurrentOperationCount = 4
+        return [
+            ("serial", SerialDispatchQueueScheduler(internalSerialQueueName: "observe-on")),
+            ("concurrent", ConcurrentDispatchQueueScheduler(qos: .userInitiated)),
+            ("operationQueue", OperationQueueScheduler(operationQueue: operationQueue)),
+        ]
+    }
+
+    func testDeliversInOrderSerializedAndCompletesOnce() {
+        for (name, scheduler) in schedulers() {
+            let observer = CheckingObserver(expected: 20_000)
+            let subscription = numbered(producer: 0, count: 20_000).observe(on: scheduler).subscribe(observer)
+            XCTAssertTrue(observer.waitForStop(), "\(name): no completion")
+            XCTAssertEqual(observer.count, 20_000, name)
+            XCTAssertEqual(observer.violations, [], name)
+            XCTAssertEqual(observer.detector.maximumConcurrency, 1, "\(name): observer calls overlapped")
+            XCTAssertEqual(observer.stops, 1, name)
+            subscription.dispose()
+        }
+    }
+
+    func testMergedProducersLoseAndDuplicateNothing() {
+        let producers = 8, perProducer = 5_000
+        for (name, scheduler) in schedulers() {
+            let sources = (0..<producers).map { producer in
+                numbered(producer: producer, count: perProducer)
+                    .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .userInitiated))
+            }
+            let observer = CheckingObserver(expected: producers * perProducer)
+            let subscription = Observable.merge(sources).observe(on: scheduler).subscribe(observer)
+            XCTAssertTrue(observer.waitForStop(), "\(name): no completion")
+            XCTAssertEqual(observer.count, producers * perProducer, "\(name): lost or duplicated elements")
+            XCTAssertEqual(observer.violations, [], name)
+            XCTAssertEqual(observer.lastPerProducer, Dictionary(uniqueKeysWithValues: (0..<producers).map { ($0, perProducer - 1) }), name)
+            XCTAssertEqual(observer.detector.maximumConcurrency, 1, "\(name): observer calls overlapped")
+            subscription.dispose()
+        }
+    }
+
+    func testErrorIsDeliveredOnceAfterTheElements() {
+        let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "observe-on-error")
+        let received = Locked<[Event<Int>]>([])
+        let done = DispatchSemaphore(value: 0)
+        let source = Observable<Int>.create { observer in
+            observer.onNext(1)
+            observer.onError(TestError(1))
+            observer.onError(TestError(2))
+            return Disposables.create()
+        }
+        let subscription = source.observe(on: scheduler).subscribe { event in
+            received.withValue { $0.append(event) }
+            if event.isStopEvent { done.signal() }
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+        Thread.sleep(forTimeInterval: 0.02)
+        XCTAssertEqual(received.current, [.next(1), .error(TestError(1))])
+        subscription.dispose()
+    }
+
+    /// Disposing on the observing serial scheduler stops delivery at once, even with
+    /// elements already enqueued.
+    func testDisposeOnTheObservingSchedulerStopsDeliveryWithElementsEnqueued() {
+        for (name, scheduler) in schedulers().prefix(1) + [("main-async", MainScheduler.asyncInstance)] {
+            let subject = PublishSubject<Int>()
+            let received = Locked<[Int]>([])
+            let subscription = SingleAssignmentDisposable()
+            let disposedAt = Locked<Int?>(nil)
+            subscription.setDisposable(subject.observe(on: scheduler).subscribe(onNext: { value in
+                received.withValue { $0.append(value) }
+                if value == 10 {
+                    subscription.dispose()
+                    disposedAt.withValue { $0 = value }
+                }
+            }))
+            for value in 0..<1_000 { subject.onNext(value) }
+            let drained = Locked(false)
+            _ = scheduler.schedule(()) { _ in drained.withValue { $0 = true }; return Disposables.create() }
+            XCTAssertTrue(pumpMainLoop { drained.current }, name)
+            XCTAssertEqual(disposedAt.current, 10, name)
+            XCTAssertEqual(received.current, Array(0...10), "\(name): delivered after dispose")
+        }
+    }
+
+    func testDisposeFromAnotherThreadEventuallyStopsDelivery() {
+        let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "observe-on-dispose")
+        let count = Locked(0)
+        let subject = PublishSubject<Int>()
+        let subscription = subject.observe(on: scheduler).subscribe(onNext: { _ in count.withValue { $0 += 1 } })
+        for value in 0..<100 { subject.onNext(value) }
+        subscription.dispose()
+        let afterDispose = count.current
+        for value in 0..<100 { subject.onNext(value) }
+        let drained = DispatchSemaphore(value: 0)
+        _ = scheduler.schedule(()) { _ in drained.signal(); return Disposables.create() }
+        XCTAssertEqual(drained.wait(timeout: .now() + 5), .success)
+        XCTAssertLessThanOrEqual(count.current, 100)
+        XCTAssertGreaterThanOrEqual(count.current, afterDispose)
+        XCTAssertFalse(subject.hasObservers)
+    }
+
+    func testObserveOnMainSchedulerFromBackground() {
+        let received = Locked<[Int]>([])
+        let onMain = Locked(true)
+        let subscription = numbered(producer: 0, count: 100)
+            .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .default))
+            .observe(on: MainScheduler.instance)
+            .subscribe(onNext: { element in
+                if !Thread.isMainThread { onMain.withValue { $0 = false } }
+                received.withValue { $0.append(element.sequence) }
+            })
+        XCTAssertTrue(pumpMainLoop { received.current.count == 100 })
+        XCTAssertEqual(received.current, Array(0..<100))
+        XCTAssertTrue(onMain.current)
+        subscription.dispose()
+    }
+
+    func testObserveOnInVirtualTime() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let source = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
+        let observer = scheduler.start { source.observe(on: scheduler) }
+        XCTAssertEqual(observer.events, [.next(211, 1), .next(221, 2), .completed(231)])
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import RxSchedulers
+import XCTest
+
+final class CurrentThreadSchedulerTests: RxTestCase {
+    private let scheduler = CurrentThreadScheduler.instance
+
+    func testOutermostActionRunsInline() {
+        XCTAssertTrue(CurrentThreadScheduler.isScheduleRequired)
+        var ran = false
+        _ = scheduler.schedule(()) { _ in
+            XCTAssertFalse(CurrentThreadScheduler.isScheduleRequired)
+            ran = true
+            return Disposables.create()
+        }
+        XCTAssertTrue(ran)
+        XCTAssertTrue(CurrentThreadScheduler.isScheduleRequired)
+    }
+
+    func testNestedActionsRunAfterTheOuterOneInOrder() {
+        var log: [String] = []
+        _ = scheduler.schedule(()) { _ in
+            log.append("outer start")
+            _ = self.scheduler.schedule(()) { _ in
+                log.append("first")
+                _ = self.scheduler.schedule(()) { _ in
+                    log.append("third")
+                    return Disposables.create()
+                }
+                return Disposables.create()
+            }
+            _ = self.scheduler.schedule(()) { _ in
+                log.append("second")
+                return Disposables.create()
+            }
+            log.append("outer end")
+            return Disposables.create()
+        }
+        XCTAssertEqual(log, ["outer start", "outer end", "first", "second", "third"])
+    }
+
+    func testDisposedNestedActionIsSkipped() {
+        var log: [String] = []
+        _ = scheduler.schedule(()) { _ in
+            let skipped = self.scheduler.schedule(()) { _ in
+                log.append("skipped")
+                return Disposables.create()
+            }
+            _ = self.scheduler.schedule(()) { _ in
+                log.append("kept")
+                return Disposables.create()
+            }
+            skipped.dispose()
+            return Disposables.create()
+        }
+        XCTAssertEqual(log, ["kept"])
+    }
+
+    func testEachThreadHasItsOwnTrampoline() {
+        let otherThreadRanInline = Locked(false)
+        let done = expectation(description: "other thread")
+        _ = scheduler.schedule(()) { _ in
+            Thread.detachNewThread {
+                XCTAssertTrue(CurrentThreadScheduler.isScheduleRequired)
+                _ = self.scheduler.schedule(()) { _ in
+                    otherThreadRanInline.withValue { $0 = true }
+                    return Disposables.create()
+                }
+                done.fulfill()
+            }
+            self.wait(for: [done], timeout: 5)
+            return Disposables.create()
+        }
+        XCTAssertTrue(otherThreadRanInline.current)
+    }
+
+    func testDeepRecursionDoesNotGrowTheStack() {
+        var count = 0
+        _ = scheduler.scheduleRecursive(0) { value, recurse in
+            count = value
+            if value < 200_000 { recurse(value + 1) }
+        }
+        XCTAssertEqual(count, 200_000)
+    }
+
+    func testRecursionStopsWhenDisposed() {
+        var count = 0
+        var subscription: Disposable?
+        // Started inside an outer action, the recursion runs after `subscription` is set.
+        _ = scheduler.schedule(()) { _ in
+            subscription = self.scheduler.scheduleRecursive(0) { value, recurse in
+                count += 1
+                if value == 10 { subscription?.dispose() }
+                recurse(value + 1)
+            }
+            return Disposables.create()
+        }
+        XCTAssertEqual(count, 11)
+        subscription = nil
+    }
+
+    func testProducersSubscribeThroughTheTrampoline() {
+        var log: [String] = []
+        _ = Observable.of(1, 2).subscribe(onNext: { value in
+            log.append("outer \(value)")
+            _ = Observable.of(10, 20).subscribe(onNext: { log.append("inner \($0)") })
+        })
+        // One FIFO queue per thread: each step of each sequence takes its turn.
+        XCTAssertEqual(log, ["outer 1", "inner 10", "outer 2", "inner 20", "inner 10", "inner 20"])
+    }
+}

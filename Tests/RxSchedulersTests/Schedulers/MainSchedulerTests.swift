@@ -1,0 +1,147 @@
+import Foundation
+import RxSchedulers
+import XCTest
+
+/// XCTest runs test methods on the main thread, which is on the main queue; pumping
+/// `RunLoop.main` drains what was enqueued.
+final class MainSchedulerTests: RxTestCase {
+    func testRunsInlineOnMainWhenNothingIsEnqueued() {
+        var ran = false
+        _ = MainScheduler.instance.schedule(()) { _ in
+            ran = true
+            return Disposables.create()
+        }
+        XCTAssertTrue(ran)
+        MainScheduler.ensureExecutingOnScheduler()
+    }
+
+    func testNestedScheduleIsEnqueuedNotReentrant() {
+        var log: [String] = []
+        _ = MainScheduler.instance.schedule(()) { _ in
+            log.append("outer start")
+            _ = MainScheduler.instance.schedule(()) { _ in
+                log.append("nested")
+                return Disposables.create()
+            }
+            log.append("outer end")
+            return Disposables.create()
+        }
+        XCTAssertEqual(log, ["outer start", "outer end"])
+        XCTAssertTrue(pumpMainLoop { log.count == 3 })
+        XCTAssertEqual(log, ["outer start", "outer end", "nested"])
+    }
+
+    func testKeepsFIFOOrderWhileWorkIsEnqueued() {
+        let log = Locked<[Int]>([])
+        // A semaphore, not an expectation: waiting on an expectation pumps the main
+        // run loop, which would drain the main queue early.
+        let background = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            for value in 0..<50 {
+                _ = MainScheduler.instance.schedule(()) { _ in
+                    log.withValue { $0.append(value) }
+                    return Disposables.create()
+                }
+            }
+            background.signal()
+        }
+        XCTAssertEqual(background.wait(timeout: .now() + 5), .success)
+        XCTAssertGreaterThan(MainScheduler.instance.pendingCount, 0)
+        _ = MainScheduler.instance.schedule(()) { _ in
+            log.withValue { $0.append(50) }
+            return Disposables.create()
+        }
+        XCTAssertEqual(log.current.count, 0, "with work enqueued, a call on main must not run inline")
+        XCTAssertTrue(pumpMainLoop { log.current.count == 51 })
+        XCTAssertEqual(log.current, Array(0...50))
+    }
+
+    func testFromBackgroundRunsOnMain() {
+        let ranOnMain = Locked<Bool?>(nil)
+        DispatchQueue.global().async {
+            _ = MainScheduler.instance.schedule(()) { _ in
+                ranOnMain.withValue { $0 = Thread.isMainThread }
+                return Disposables.create()
+            }
+        }
+        XCTAssertTrue(pumpMainLoop { ranOnMain.current != nil })
+        XCTAssertEqual(ranOnMain.current, true)
+    }
+
+    func testDisposeBeforeRunSkipsTheAction() {
+        var ran = false
+        _ = MainScheduler.instance.schedule(()) { _ in
+            let pending = MainScheduler.instance.schedule(()) { _ in
+                ran = true
+                return Disposables.create()
+            }
+            pending.dispose()
+            return Disposables.create()
+        }
+        var drained = false
+        _ = MainScheduler.asyncInstance.schedule(()) { _ in
+            drained = true
+            return Disposables.create()
+        }
+        XCTAssertTrue(pumpMainLoop { drained })
+        XCTAssertFalse(ran)
+    }
+
+    func testAsyncInstanceNeverRunsInline() {
+        var ran = false
+        _ = MainScheduler.asyncInstance.schedule(()) { _ in
+            ran = true
+            return Disposables.create()
+        }
+        XCTAssertFalse(ran)
+        XCTAssertTrue(pumpMainLoop { ran })
+    }
+
+    func testPrivateInstanceHasItsOwnCounter() {
+        let shared = MainScheduler.instance
+        let own = MainScheduler()
+        var ranInline = false
+        _ = shared.schedule(()) { _ in
+            // The shared counter is busy, yet a private instance still runs inline.
+            _ = own.schedule(()) { _ in
+                ranInline = true
+                return Disposables.create()
+            }
+            return Disposables.create()
+        }
+        XCTAssertTrue(ranInline)
+    }
+
+    func testConcurrentMainSchedulerRunsInlineOnMain() {
+        var log: [String] = []
+        _ = MainScheduler.instance.schedule(()) { _ in
+            _ = ConcurrentMainScheduler.instance.schedule(()) { _ in
+                log.append("inline")
+                return Disposables.create()
+            }
+            log.append("after")
+            return Disposables.create()
+        }
+        XCTAssertEqual(log, ["inline", "after"])
+        let fromBackground = Locked<Bool?>(nil)
+        DispatchQueue.global().async {
+            _ = ConcurrentMainScheduler.instance.schedule(()) { _ in
+                fromBackground.withValue { $0 = Thread.isMainThread }
+                return Disposables.create()
+            }
+        }
+        XCTAssertTrue(pumpMainLoop { fromBackground.current != nil })
+        XCTAssertEqual(fromBackground.current, true)
+    }
+
+    func testScheduleRelativeOnMain() {
+        let start = Date()
+        var firedAfter: TimeInterval?
+        _ = MainScheduler.instance.scheduleRelative((), dueTime: .milliseconds(30)) { _ in
+            firedAfter = Date().timeIntervalSince(start)
+            return Disposables.create()
+        }
+        XCTAssertTrue(pumpMainLoop { firedAfter != nil })
+        XCTAssertGreaterThanOrEqual(firedAfter ?? 0, 0.029)
+    }
+}
