@@ -1,60 +1,42 @@
-import Synchronization
-
-/// observe(on:) for any scheduler: events are queued under a lock; the first event
-/// of a burst starts a recursive schedule that delivers one event per step until the
-/// queue is empty.
-final class ObserveOnRecursive<Element>: Producer<Element> {
-    private let source: Observable<Element>
+/// The `reference` strategy of observe(on:) on other schedulers (RxSwift's algorithm):
+/// events are queued under a lock; the first event of a burst starts a recursive
+/// schedule that delivers one event per step until the queue is empty.
+final class ObserveOnRecursiveSink<Observer: ObserverType>: ObserveOnSink<Observer>, ObserverType, @unchecked Sendable {
     private let scheduler: ImmediateSchedulerType
-
-    init(source: Observable<Element>, scheduler: ImmediateSchedulerType) {
-        self.source = source
-        self.scheduler = scheduler
-    }
-
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
-    where Observer.Element == Element {
-        let sink = ObserveOnRecursiveSink(scheduler: scheduler, observer: observer, cancel: cancel)
-        return (sink, source.subscribe(sink))
-    }
-}
-
-private final class ObserveOnRecursiveSink<Observer: ObserverType>: ObserverType, Disposable, @unchecked Sendable {
-    typealias Element = Observer.Element
-
-    private let scheduler: ImmediateSchedulerType
-    private let observer: Observer
-    private let cancel: Cancelable
     private let lock = Lock()
     private var queue = RingQueue<Event<Element>>()
     private var delivering = false
-    private let stopped = Atomic<Bool>(false)
-    private let schedule = SerialDisposable()
+    /// The newest recursion and its generation. Producers that call `on` concurrently
+    /// (outside the Rx grammar, but it must not hang) may install recursions out of
+    /// order; an older one has always finished, so only the newest is kept.
+    private var recursion: Disposable?
+    private var generation: UInt64 = 0
+    private var disposed = false
 
     init(scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
         self.scheduler = scheduler
-        self.observer = observer
-        self.cancel = cancel
-        Resources.incrementTotal()
+        super.init(observer: observer, cancel: cancel)
     }
 
-    deinit { Resources.decrementTotal() }
-
     func on(_ event: Event<Element>) {
-        if event.isStopEvent {
-            if stopped.exchange(true, ordering: .acquiringAndReleasing) { return }
-        } else if stopped.load(ordering: .relaxed) {
-            return
-        }
-        let start: Bool = lock.performLocked {
+        guard admits(event) else { return }
+        let started: UInt64? = lock.performLocked {
             queue.enqueue(event)
-            if delivering { return false }
+            if delivering { return nil }
             delivering = true
-            return true
+            generation &+= 1
+            return generation
         }
-        if start {
-            schedule.disposable = scheduler.scheduleRecursive((), action: deliverNext)
+        guard let started else { return }
+        let newRecursion = scheduler.scheduleRecursive((), action: deliverNext)
+        let obsolete: Disposable? = lock.performLocked {
+            if disposed { return newRecursion }
+            if started != generation { return newRecursion }
+            let previous = recursion
+            recursion = newRecursion
+            return previous
         }
+        obsolete?.dispose()
     }
 
     private func deliverNext(_ state: Void, _ recurse: (()) -> Void) {
@@ -78,9 +60,14 @@ private final class ObserveOnRecursiveSink<Observer: ObserverType>: ObserverType
         if more { recurse(()) }
     }
 
-    func dispose() {
-        stopped.store(true, ordering: .releasing)
-        cancel.dispose()
-        schedule.dispose()
+    override func dispose() {
+        super.dispose()
+        let last: Disposable? = lock.performLocked {
+            disposed = true
+            let last = recursion
+            recursion = nil
+            return last
+        }
+        last?.dispose()
     }
 }

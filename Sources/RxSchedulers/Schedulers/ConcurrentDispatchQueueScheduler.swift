@@ -2,11 +2,13 @@ import Dispatch
 import Foundation
 
 /// Runs work on a (usually concurrent) dispatch queue: actions may overlap.
-public class ConcurrentDispatchQueueScheduler: SchedulerType {
+public class ConcurrentDispatchQueueScheduler: SchedulerType, DispatchPeriodicScheduling {
     public typealias TimeInterval = Foundation.TimeInterval
     public typealias Time = Date
 
     let configuration: DispatchQueueConfiguration
+
+    var dispatchConfiguration: DispatchQueueConfiguration { configuration }
 
     /// The current wall-clock time.
     public var now: Date { Date() }
@@ -14,6 +16,10 @@ public class ConcurrentDispatchQueueScheduler: SchedulerType {
     /// A scheduler on `queue`.
     public init(queue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
         configuration = DispatchQueueConfiguration(queue: queue, leeway: leeway)
+    }
+
+    init(configuration: DispatchQueueConfiguration) {
+        self.configuration = configuration
     }
 
     /// A scheduler on the global queue of `qos`.
@@ -31,8 +37,9 @@ public class ConcurrentDispatchQueueScheduler: SchedulerType {
         configuration.scheduleRelative(state, dueTime: dueTime, action: action)
     }
 
-    /// Runs `action` on a repeating dispatch timer; ticks missed while it runs are merged.
+    /// Runs `action` periodically with `PeriodicPolicy.default` (catch-up: ticks missed
+    /// while the action runs are replayed in order); see `schedulePeriodic(_:startAfter:period:policy:action:)`.
     public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
-        configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+        configuration.schedulePeriodic(state, startAfter: startAfter, period: period, policy: .default, action: action)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// Runs work on the main queue, inline whenever the caller is already on it (even if
 /// other work is enqueued: unlike `MainScheduler.instance` it does not keep FIFO order
 /// with earlier work). Meant for `subscribe(on:)`, where re-entrancy does not matter.
-public final class ConcurrentMainScheduler: SchedulerType {
+public final class ConcurrentMainScheduler: SchedulerType, DispatchPeriodicScheduling {
     public typealias TimeInterval = Foundation.TimeInterval
     public typealias Time = Date
 
@@ -19,6 +19,8 @@ public final class ConcurrentMainScheduler: SchedulerType {
     }
 
     public var now: Date { mainScheduler.now }
+
+    var dispatchConfiguration: DispatchQueueConfiguration { mainScheduler.configuration }
 
     /// Runs `action` inline on the main queue, or enqueues it there from elsewhere.
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {

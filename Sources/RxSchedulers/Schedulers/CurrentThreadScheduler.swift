@@ -4,7 +4,8 @@
 ///
 /// Per-thread state lives under a pthread key (~5 ns a read); the queue is kept and
 /// reused across outermost calls. A nested schedule allocates one item (it is the
-/// returned disposable).
+/// returned disposable); a `scheduleRecursive` step allocates nothing (see
+/// `TrampolineRecursion`).
 public class CurrentThreadScheduler: ImmediateSchedulerType {
     /// The shared instance.
     public static let instance = CurrentThreadScheduler()
@@ -24,6 +25,13 @@ public class CurrentThreadScheduler: ImmediateSchedulerType {
     }
 
     init() {}
+
+    /// Queues `item` on this thread's trampoline, which must be running.
+    static func enqueue(_ item: ScheduledItemType) {
+        let trampoline = Self.trampoline.value
+        precondition(trampoline.isRunning, "CurrentThreadScheduler.enqueue outside a running trampoline")
+        trampoline.queue.enqueue(item)
+    }
 
     /// Runs `action` now when nothing runs on this thread's trampoline, otherwise
     /// queues it to run after the current action.

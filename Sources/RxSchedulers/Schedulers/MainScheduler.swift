@@ -7,17 +7,43 @@ import Synchronization
 /// the main queue with nothing of its own still enqueued, and enqueues otherwise, so
 /// actions never re-enter and run in FIFO order. `asyncInstance` always enqueues.
 ///
+/// Enqueued actions are, by default, drained in batches: they go into a lock-free queue
+/// and one main-queue block runs up to `batchSize` of them before yielding the main
+/// queue to other work (one `DispatchQueue.main.async` per burst instead of per action).
+/// `MainScheduler(dispatch: .perAction)` keeps RxSwift's one block per action.
+///
 /// On Linux the main queue runs only while the main thread runs `RunLoop.main` (or
 /// after `dispatchMain()`); until then enqueued work waits.
 public final class MainScheduler: SerialDispatchQueueScheduler {
-    private let mainQueue: DispatchQueue
+    /// How actions that cannot run inline reach the main queue.
+    public enum Dispatch: String, CaseIterable, Sendable {
+        /// A lock-free queue drained by one main-queue block per burst (the default).
+        case batched
+        /// One `DispatchQueue.main.async` per action (RxSwift's algorithm).
+        case perAction
+    }
+
+    /// Actions one main-queue block runs before yielding the main queue.
+    public static let batchSize = 64
+
+    /// How this instance dispatches.
+    public let dispatch: Dispatch
+
+    private let mainQueue = DispatchQueue.main
     private let numberEnqueued = Atomic<Int>(0)
+    private let pendingActions = MPSCQueue<ScheduledItemType>()
+    private let drainRequests = Atomic<Int>(0)
 
     /// A main-queue scheduler with its own enqueue counter, so callers of other
     /// instances do not force it to enqueue (RxSwift issue #2704).
-    public init() {
-        mainQueue = DispatchQueue.main
-        super.init(serialQueue: mainQueue)
+    public init(dispatch: Dispatch = .batched) {
+        self.dispatch = dispatch
+        super.init(serialQueue: DispatchQueue.main)
+    }
+
+    /// Same as `init(dispatch: .batched)`.
+    public convenience init() {
+        self.init(dispatch: .batched)
     }
 
     /// The shared instance, with the shared enqueue counter.
@@ -38,7 +64,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
         ensureExecutingOnScheduler(errorMessage: errorMessage)
     }
 
-    /// How many actions this scheduler has enqueued that have not finished yet
+    /// How many actions this scheduler has accepted that have not finished yet
     /// (including one running inline).
     public var pendingCount: Int { numberEnqueued.load(ordering: .relaxed) }
 
@@ -49,11 +75,43 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
             numberEnqueued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
             return disposable
         }
-        let cancel = SingleAssignmentDisposable()
-        mainQueue.async {
-            if !cancel.isDisposed { cancel.setDisposable(action(state)) }
-            self.numberEnqueued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+        switch dispatch {
+        case .perAction:
+            let cancel = SingleAssignmentDisposable()
+            mainQueue.async {
+                if !cancel.isDisposed { cancel.setDisposable(action(state)) }
+                self.numberEnqueued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+            }
+            return cancel
+        case .batched:
+            let item = ScheduledItem(action: action, state: state)
+            pendingActions.enqueue(item)
+            if drainRequests.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+                mainQueue.async { self.drain(accounted: 1) }
+            }
+            return item
         }
-        return cancel
+    }
+
+    /// Runs queued actions in order on the main queue, at most `batchSize` per block.
+    /// Holds the drain token: `accounted` requests are covered by this drain.
+    private func drain(accounted: Int) {
+        var accounted = accounted
+        var ran = 0
+        while true {
+            while let item = pendingActions.dequeue() ?? SpinWait.poll(pendingActions.dequeue) {
+                if !item.isDisposed { item.invoke() }
+                numberEnqueued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+                ran += 1
+                if ran == Self.batchSize {
+                    let carried = accounted
+                    mainQueue.async { self.drain(accounted: carried) }
+                    return
+                }
+            }
+            let remaining = drainRequests.wrappingSubtract(accounted, ordering: .acquiringAndReleasing).newValue
+            if remaining == 0 { return }
+            accounted = remaining
+        }
     }
 }

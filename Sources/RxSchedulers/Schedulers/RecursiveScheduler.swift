@@ -84,6 +84,9 @@ extension ImmediateSchedulerType {
     /// Runs `action(state)`, which may call `recurse(newState)` to run again later on
     /// this scheduler. The returned disposable cancels the pending recursion.
     public func scheduleRecursive<State>(_ state: State, action: @escaping (_ state: State, _ recurse: (State) -> Void) -> Void) -> Disposable {
+        if self is CurrentThreadScheduler {
+            return TrampolineRecursion.start(state, action: action)
+        }
         let recursive = AnyRecursiveScheduler<State>(scheduler: self) { state, scheduler in
             action(state) { scheduler.schedule($0) }
         }

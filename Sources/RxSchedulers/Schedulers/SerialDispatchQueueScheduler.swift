@@ -4,11 +4,13 @@ import Foundation
 /// Runs work on a serial dispatch queue: actions never overlap and run in the order
 /// they were scheduled. A concurrent queue passed in is wrapped in a serial queue that
 /// targets it.
-public class SerialDispatchQueueScheduler: SchedulerType {
+public class SerialDispatchQueueScheduler: SchedulerType, DispatchPeriodicScheduling {
     public typealias TimeInterval = Foundation.TimeInterval
     public typealias Time = Date
 
     let configuration: DispatchQueueConfiguration
+
+    var dispatchConfiguration: DispatchQueueConfiguration { configuration }
 
     /// The current wall-clock time.
     public var now: Date { Date() }
@@ -58,8 +60,9 @@ public class SerialDispatchQueueScheduler: SchedulerType {
         configuration.scheduleRelative(state, dueTime: dueTime, action: action)
     }
 
-    /// Runs `action` on a repeating dispatch timer; ticks missed while it runs are merged.
+    /// Runs `action` periodically with `PeriodicPolicy.default` (catch-up: ticks missed
+    /// while the action runs are replayed in order); see `schedulePeriodic(_:startAfter:period:policy:action:)`.
     public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
-        configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+        configuration.schedulePeriodic(state, startAfter: startAfter, period: period, policy: .default, action: action)
     }
 }

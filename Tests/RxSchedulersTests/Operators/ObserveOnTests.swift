@@ -55,6 +55,9 @@ private func numbered(producer: Int, count: Int) -> Observable<(producer: Int, s
 }
 
 final class ObserveOnTests: RxTestCase {
+    /// Every strategy, plus `drain` with a tiny batch so the yield path runs constantly.
+    private let strategies: [ObserveOnStrategy] = ObserveOnStrategy.all + [.drain(batchSize: 3)]
+
     private func schedulers() -> [(String, ImmediateSchedulerType)] {
         let operationQueue = OperationQueue()
         operationQueue.maxConcurrentOperationCount = 4
@@ -66,37 +69,66 @@ final class ObserveOnTests: RxTestCase {
     }
 
     func testDeliversInOrderSerializedAndCompletesOnce() {
-        for (name, scheduler) in schedulers() {
+        for strategy in strategies {
+          for (schedulerName, scheduler) in schedulers() {
+            let name = "\(schedulerName)/\(strategy)"
             let observer = CheckingObserver(expected: 20_000)
-            let subscription = numbered(producer: 0, count: 20_000).observe(on: scheduler).subscribe(observer)
+            let subscription = numbered(producer: 0, count: 20_000).observe(on: scheduler, strategy: strategy).subscribe(observer)
             XCTAssertTrue(observer.waitForStop(), "\(name): no completion")
             XCTAssertEqual(observer.count, 20_000, name)
             XCTAssertEqual(observer.violations, [], name)
             XCTAssertEqual(observer.detector.maximumConcurrency, 1, "\(name): observer calls overlapped")
             XCTAssertEqual(observer.stops, 1, name)
             subscription.dispose()
+          }
         }
     }
 
     func testMergedProducersLoseAndDuplicateNothing() {
         let producers = 8, perProducer = 5_000
-        for (name, scheduler) in schedulers() {
+        for strategy in strategies {
+          for (schedulerName, scheduler) in schedulers() {
+            let name = "\(schedulerName)/\(strategy)"
             let sources = (0..<producers).map { producer in
                 numbered(producer: producer, count: perProducer)
                     .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .userInitiated))
             }
             let observer = CheckingObserver(expected: producers * perProducer)
-            let subscription = Observable.merge(sources).observe(on: scheduler).subscribe(observer)
+            let subscription = Observable.merge(sources).observe(on: scheduler, strategy: strategy).subscribe(observer)
             XCTAssertTrue(observer.waitForStop(), "\(name): no completion")
             XCTAssertEqual(observer.count, producers * perProducer, "\(name): lost or duplicated elements")
             XCTAssertEqual(observer.violations, [], name)
             XCTAssertEqual(observer.lastPerProducer, Dictionary(uniqueKeysWithValues: (0..<producers).map { ($0, perProducer - 1) }), name)
             XCTAssertEqual(observer.detector.maximumConcurrency, 1, "\(name): observer calls overlapped")
             subscription.dispose()
+          }
+        }
+    }
+
+    /// Producers calling `on` concurrently break the Rx grammar, but the hand-off must
+    /// still deliver everything (a race in the recursive sink once stranded a burst).
+    func testConcurrentUnserializedProducersLoseNothing() {
+        for strategy in strategies {
+          for (schedulerName, scheduler) in schedulers() {
+            let name = "\(schedulerName)/\(strategy)"
+            let subject = PublishSubject<Int>()
+            let received = Locked(0)
+            let all = DispatchSemaphore(value: 0)
+            let total = 4 * 5_000
+            let subscription = subject.observe(on: scheduler, strategy: strategy).subscribe(onNext: { _ in
+                if received.withValue({ $0 += 1; return $0 }) == total { all.signal() }
+            })
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                for value in 0..<5_000 { subject.onNext(value) }
+            }
+            XCTAssertEqual(all.wait(timeout: .now() + 20), .success, "\(name): stranded events, got \(received.current) of \(total)")
+            subscription.dispose()
+          }
         }
     }
 
     func testErrorIsDeliveredOnceAfterTheElements() {
+      for strategy in strategies {
         let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "observe-on-error")
         let received = Locked<[Event<Int>]>([])
         let done = DispatchSemaphore(value: 0)
@@ -106,25 +138,28 @@ final class ObserveOnTests: RxTestCase {
             observer.onError(TestError(2))
             return Disposables.create()
         }
-        let subscription = source.observe(on: scheduler).subscribe { event in
+        let subscription = source.observe(on: scheduler, strategy: strategy).subscribe { event in
             received.withValue { $0.append(event) }
             if event.isStopEvent { done.signal() }
         }
         XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
         Thread.sleep(forTimeInterval: 0.02)
-        XCTAssertEqual(received.current, [.next(1), .error(TestError(1))])
+        XCTAssertEqual(received.current, [.next(1), .error(TestError(1))], "\(strategy)")
         subscription.dispose()
+      }
     }
 
     /// Disposing on the observing serial scheduler stops delivery at once, even with
     /// elements already enqueued.
     func testDisposeOnTheObservingSchedulerStopsDeliveryWithElementsEnqueued() {
-        for (name, scheduler) in schedulers().prefix(1) + [("main-async", MainScheduler.asyncInstance)] {
+        for strategy in strategies {
+          for (schedulerName, scheduler) in schedulers().prefix(1) + [("main-async", MainScheduler.asyncInstance), ("main", MainScheduler.instance)] {
+            let name = "\(schedulerName)/\(strategy)"
             let subject = PublishSubject<Int>()
             let received = Locked<[Int]>([])
             let subscription = SingleAssignmentDisposable()
             let disposedAt = Locked<Int?>(nil)
-            subscription.setDisposable(subject.observe(on: scheduler).subscribe(onNext: { value in
+            subscription.setDisposable(subject.observe(on: scheduler, strategy: strategy).subscribe(onNext: { value in
                 received.withValue { $0.append(value) }
                 if value == 10 {
                     subscription.dispose()
@@ -137,14 +172,16 @@ final class ObserveOnTests: RxTestCase {
             XCTAssertTrue(pumpMainLoop { drained.current }, name)
             XCTAssertEqual(disposedAt.current, 10, name)
             XCTAssertEqual(received.current, Array(0...10), "\(name): delivered after dispose")
+          }
         }
     }
 
     func testDisposeFromAnotherThreadEventuallyStopsDelivery() {
+      for strategy in strategies {
         let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "observe-on-dispose")
         let count = Locked(0)
         let subject = PublishSubject<Int>()
-        let subscription = subject.observe(on: scheduler).subscribe(onNext: { _ in count.withValue { $0 += 1 } })
+        let subscription = subject.observe(on: scheduler, strategy: strategy).subscribe(onNext: { _ in count.withValue { $0 += 1 } })
         for value in 0..<100 { subject.onNext(value) }
         subscription.dispose()
         let afterDispose = count.current
@@ -155,14 +192,16 @@ final class ObserveOnTests: RxTestCase {
         XCTAssertLessThanOrEqual(count.current, 100)
         XCTAssertGreaterThanOrEqual(count.current, afterDispose)
         XCTAssertFalse(subject.hasObservers)
+      }
     }
 
     func testObserveOnMainSchedulerFromBackground() {
+      for strategy in strategies {
         let received = Locked<[Int]>([])
         let onMain = Locked(true)
         let subscription = numbered(producer: 0, count: 100)
             .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .default))
-            .observe(on: MainScheduler.instance)
+            .observe(on: MainScheduler.instance, strategy: strategy)
             .subscribe(onNext: { element in
                 if !Thread.isMainThread { onMain.withValue { $0 = false } }
                 received.withValue { $0.append(element.sequence) }
@@ -171,12 +210,40 @@ final class ObserveOnTests: RxTestCase {
         XCTAssertEqual(received.current, Array(0..<100))
         XCTAssertTrue(onMain.current)
         subscription.dispose()
+      }
+    }
+
+    /// On schedulers that run inline (trampoline, concurrent-main on main), a full
+    /// batch hands the token back instead of recursing: a long stream cannot overflow
+    /// the stack, and order is kept.
+    func testDrainOnInlineSchedulersDoesNotRecursePerBatch() {
+        for scheduler in [CurrentThreadScheduler.instance, ConcurrentMainScheduler.instance] as [ImmediateSchedulerType] {
+            var received = 0
+            var inOrder = true
+            _ = Observable<Int>.range(start: 0, count: 100_000)
+                .observe(on: scheduler, strategy: .drain(batchSize: 1))
+                .subscribe(onNext: { value in
+                    if value != received { inOrder = false }
+                    received += 1
+                })
+            XCTAssertEqual(received, 100_000)
+            XCTAssertTrue(inOrder)
+        }
+    }
+
+    func testStrategyNamesRoundTrip() {
+        XCTAssertEqual(ObserveOnStrategy.all.map(\.name), ["reference", "drain"])
+        for strategy in ObserveOnStrategy.all { XCTAssertEqual(ObserveOnStrategy(name: strategy.name), strategy) }
+        XCTAssertNil(ObserveOnStrategy(name: "fastest"))
+        XCTAssertEqual(ObserveOnStrategy.default, .drain)
     }
 
     func testObserveOnInVirtualTime() {
-        let scheduler = TestScheduler(initialClock: 0)
-        let source = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
-        let observer = scheduler.start { source.observe(on: scheduler) }
-        XCTAssertEqual(observer.events, [.next(211, 1), .next(221, 2), .completed(231)])
+        for strategy in strategies {
+            let scheduler = TestScheduler(initialClock: 0)
+            let source = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
+            let observer = scheduler.start { source.observe(on: scheduler, strategy: strategy) }
+            XCTAssertEqual(observer.events, [.next(211, 1), .next(221, 2), .completed(231)], "\(strategy)")
+        }
     }
 }

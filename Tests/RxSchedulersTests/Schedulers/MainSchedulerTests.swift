@@ -144,4 +144,49 @@ final class MainSchedulerTests: RxTestCase {
         XCTAssertTrue(pumpMainLoop { firedAfter != nil })
         XCTAssertGreaterThanOrEqual(firedAfter ?? 0, 0.029)
     }
+
+    func testBatchedDrainYieldsTheMainQueueBetweenBatches() {
+        let scheduler = MainScheduler()
+        let log = Locked<[String]>([])
+        let enqueued = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            for index in 0..<1_000 {
+                _ = scheduler.schedule(()) { _ in
+                    log.withValue { $0.append("action \(index)") }
+                    return Disposables.create()
+                }
+            }
+            DispatchQueue.main.async { log.withValue { $0.append("other work") } }
+            enqueued.signal()
+        }
+        XCTAssertEqual(enqueued.wait(timeout: .now() + 5), .success)
+        XCTAssertTrue(pumpMainLoop { log.current.count == 1_001 })
+        let position = log.current.firstIndex(of: "other work")
+        XCTAssertEqual(position, MainScheduler.batchSize, "other main-queue work runs after one batch, not after all 1,000 actions")
+        XCTAssertEqual(log.current.filter { $0 != "other work" }, (0..<1_000).map { "action \($0)" })
+    }
+
+    func testPerActionDispatchKeepsTheSameGuarantees() {
+        let scheduler = MainScheduler(dispatch: .perAction)
+        XCTAssertEqual(scheduler.dispatch, .perAction)
+        var log: [String] = []
+        _ = scheduler.schedule(()) { _ in
+            log.append("outer")
+            let skipped = scheduler.schedule(()) { _ in
+                log.append("skipped")
+                return Disposables.create()
+            }
+            _ = scheduler.schedule(()) { _ in
+                log.append("nested")
+                return Disposables.create()
+            }
+            skipped.dispose()
+            return Disposables.create()
+        }
+        XCTAssertEqual(log, ["outer"])
+        XCTAssertTrue(pumpMainLoop { log.count == 2 })
+        XCTAssertTrue(pumpMainLoop(timeout: 0.05) { false } == false)
+        XCTAssertEqual(log, ["outer", "nested"])
+        XCTAssertEqual(scheduler.pendingCount, 0)
+    }
 }

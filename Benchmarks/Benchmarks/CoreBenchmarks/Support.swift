@@ -1,0 +1,66 @@
+import Benchmark
+import Dispatch
+import Foundation
+import RxSchedulers
+
+/// Runs `body` on the main queue (drained by the benchmark process) and waits for it.
+func onMainQueue<Result>(_ body: () -> Result) -> Result {
+    DispatchQueue.main.sync(execute: body)
+}
+
+/// Counts delivered events and signals when the expected number has arrived.
+final class CountingObserver<Element>: ObserverType, @unchecked Sendable {
+    private var count = 0
+    private var expected = Int.max
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Expect `count` more events; call before sending them.
+    func expect(_ count: Int) {
+        self.count = 0
+        self.expected = count
+    }
+
+    func on(_ event: Event<Element>) {
+        guard case .next = event else { return }
+        count += 1
+        if count == expected { done.signal() }
+    }
+
+    func wait() { done.wait() }
+}
+
+/// Runs `producers` threads, each calling `body(producerIndex)`, and waits for all.
+func runProducers(_ producers: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for index in 0..<producers {
+        group.enter()
+        Thread.detachNewThread {
+            body(index)
+            group.leave()
+        }
+    }
+    group.wait()
+}
+
+/// The schedulers benchmarks compare, by their harness names.
+func namedSchedulers() -> [(String, ImmediateSchedulerType)] {
+    let operationQueue = OperationQueue()
+    operationQueue.maxConcurrentOperationCount = 1
+    return [
+        ("serial", SerialDispatchQueueScheduler(internalSerialQueueName: "bench.serial")),
+        ("concurrent", ConcurrentDispatchQueueScheduler(qos: .userInitiated)),
+        ("operationQueue", OperationQueueScheduler(operationQueue: operationQueue)),
+        ("mainAsync", MainScheduler.asyncInstance),
+    ]
+}
+
+/// For hand-off benchmarks (dispatch, threads): a million events per iteration, so
+/// thread wake-ups and creation are amortised as in a real stream, and fewer iterations.
+let handoffConfiguration = Benchmark.Configuration(
+    metrics: Benchmark.defaultConfiguration.metrics,
+    timeUnits: .nanoseconds,
+    warmupIterations: 1,
+    scalingFactor: .mega,
+    maxDuration: .seconds(10),
+    maxIterations: 5
+)

@@ -1,0 +1,39 @@
+import Benchmark
+import Foundation
+import RxSchedulers
+
+func registerSynchronousPipelineBenchmarks() {
+    Benchmark("range.map.filter (trampoline)") { benchmark in
+        var sum = 0
+        _ = Observable<Int>.range(start: 0, count: benchmark.scaledIterations.count)
+            .map { $0 &* 3 }
+            .filter { $0 & 1 == 0 }
+            .subscribe(onNext: { sum &+= $0 })
+        blackHole(sum)
+    }
+
+    Benchmark("create.map.filter") { benchmark in
+        let count = benchmark.scaledIterations.count
+        var sum = 0
+        _ = Observable<Int>.create { observer in
+            for index in 0..<count { observer.onNext(index) }
+            observer.onCompleted()
+            return Disposables.create()
+        }
+        .map { $0 &* 3 }
+        .filter { $0 & 1 == 0 }
+        .subscribe(onNext: { sum &+= $0 })
+        blackHole(sum)
+    }
+
+    Benchmark("subject.map.filter delivery") { benchmark in
+        let subject = PublishSubject<Int>()
+        var sum = 0
+        let subscription = subject.map { $0 &* 3 }.filter { $0 & 1 == 0 }.subscribe(onNext: { sum &+= $0 })
+        benchmark.startMeasurement()
+        for index in benchmark.scaledIterations { subject.onNext(index) }
+        benchmark.stopMeasurement()
+        subscription.dispose()
+        blackHole(sum)
+    }
+}

@@ -1,0 +1,35 @@
+import Synchronization
+
+/// What every observe(on:) strategy's sink shares: the downstream observer, the
+/// subscription's disposer, and the gate that admits events until the first stop event
+/// or disposal (so the observer sees at most one stop event).
+class ObserveOnSink<Observer: ObserverType>: Disposable, @unchecked Sendable {
+    typealias Element = Observer.Element
+
+    final let observer: Observer
+    final let cancel: Cancelable
+    private let stopped = Atomic<Bool>(false)
+
+    init(observer: Observer, cancel: Cancelable) {
+        self.observer = observer
+        self.cancel = cancel
+        Resources.incrementTotal()
+    }
+
+    deinit { Resources.decrementTotal() }
+
+    /// Whether `event` may be handed over: `next` until stopped, and the first stop event.
+    @inline(__always)
+    final func admits(_ event: Event<Element>) -> Bool {
+        if event.isStopEvent {
+            return !stopped.exchange(true, ordering: .acquiringAndReleasing)
+        }
+        return !stopped.load(ordering: .relaxed)
+    }
+
+    /// Stops admitting events and disposes the subscription.
+    func dispose() {
+        stopped.store(true, ordering: .releasing)
+        cancel.dispose()
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// What periodic scheduling does with ticks that fall due while the action is still
+/// running (a stalled subscriber) or while the scheduler is busy.
+public enum PeriodicPolicy: String, CaseIterable, Sendable {
+    /// Count every tick that falls due and replay each missed one once, in order, as
+    /// soon as possible (RxSwift's pending-tick algorithm). On dispatch schedulers the
+    /// ticks are counted by a timer on a private queue, so a stall on the scheduler's
+    /// own queue does not stop the counting. The default on every scheduler.
+    case catchUp
+    /// Merge missed ticks: a repeating dispatch timer on dispatch schedulers (what
+    /// RxSwift does there), and "skip to the next period boundary" elsewhere. Missed
+    /// ticks are never delivered.
+    case coalesce
+    /// Tick `n` is due at `start + n·period`: overdue ticks run at once, in order; if the
+    /// schedule falls more than `rebaseTolerance(period:)` behind (a clock jump or a long
+    /// suspension), it is rebased to now instead of replaying the backlog.
+    case fixedRate
+
+    /// The policy used when none is given.
+    public static let `default` = PeriodicPolicy.catchUp
+
+    /// How far behind a `fixedRate` schedule may fall before it is rebased, in seconds:
+    /// the larger of one second and ten periods.
+    public static func rebaseTolerance(period: TimeInterval) -> TimeInterval {
+        max(1, 10 * period)
+    }
+}
+
+extension SchedulerType {
+    /// `schedulePeriodic` with an explicit policy for missed ticks.
+    public func schedulePeriodic<StateType>(
+        _ state: StateType,
+        startAfter: RxTimeInterval,
+        period: RxTimeInterval,
+        policy: PeriodicPolicy,
+        action: @escaping (StateType) -> StateType
+    ) -> Disposable {
+        if let dispatch = self as? DispatchPeriodicScheduling {
+            return dispatch.dispatchConfiguration.schedulePeriodic(state, startAfter: startAfter, period: period, policy: policy, action: action)
+        }
+        switch policy {
+        case .catchUp:
+            return PeriodicCatchUp(scheduler: self, startAfter: startAfter, period: period, action: action, state: state).start()
+        case .coalesce:
+            return PeriodicFixedRate(scheduler: self, period: period, dropsMissedTicks: true, action: action, state: state).start(after: startAfter)
+        case .fixedRate:
+            return PeriodicFixedRate(scheduler: self, period: period, dropsMissedTicks: false, action: action, state: state).start(after: startAfter)
+        }
+    }
+}
+
+/// Schedulers whose periodic work runs on a dispatch queue with native timers.
+protocol DispatchPeriodicScheduling {
+    var dispatchConfiguration: DispatchQueueConfiguration { get }
+}

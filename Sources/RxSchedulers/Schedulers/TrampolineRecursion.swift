@@ -1,0 +1,65 @@
+import Synchronization
+
+/// `scheduleRecursive` on the trampoline without an allocation per step.
+///
+/// The recursion is one queue item that re-enqueues itself on this thread's trampoline
+/// with the next state, so each step takes its turn in the trampoline's FIFO exactly as
+/// a freshly scheduled item would (RxSwift's interleaving), but costs only a queue slot.
+/// A step that recurses more than once queues the extra steps as ordinary items.
+/// Disposing stops the recursion: a queued step is skipped.
+final class TrampolineRecursion<State>: ScheduledItemType, @unchecked Sendable {
+    typealias Action = (State, (State) -> Void) -> Void
+
+    private let action: Action
+    /// The state of the queued step; only touched on the trampoline's thread.
+    private var queuedState: State?
+    private let disposed = Atomic<Bool>(false)
+
+    init(action: @escaping Action) {
+        self.action = action
+        Resources.incrementTotal()
+    }
+
+    deinit { Resources.decrementTotal() }
+
+    /// Runs the first step through the trampoline (inline when it is idle) and returns
+    /// the disposable that stops the recursion.
+    static func start(_ state: State, action: @escaping Action) -> Disposable {
+        let recursion = TrampolineRecursion(action: action)
+        recursion.queuedState = state
+        _ = CurrentThreadScheduler.instance.schedule(recursion) { recursion in
+            recursion.invoke()
+            return Disposables.create()
+        }
+        return recursion
+    }
+
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    func invoke() {
+        guard let state = queuedState else { return }
+        queuedState = nil
+        step(state)
+    }
+
+    private func step(_ state: State) {
+        action(state) { next in self.recurse(next) }
+    }
+
+    private func recurse(_ state: State) {
+        if isDisposed { return }
+        if queuedState == nil {
+            queuedState = state
+            CurrentThreadScheduler.enqueue(self)
+        } else {
+            _ = CurrentThreadScheduler.instance.schedule(state) { state in
+                if !self.isDisposed { self.step(state) }
+                return Disposables.create()
+            }
+        }
+    }
+
+    func dispose() {
+        disposed.store(true, ordering: .releasing)
+    }
+}
