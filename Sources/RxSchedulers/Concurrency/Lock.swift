@@ -15,9 +15,11 @@ import Darwin
 /// A recursive lock may be taken again by the thread holding it: operators that
 /// forward events while locked (merge, switch, throttle, …) need that, because
 /// downstream code may synchronously feed events back into the same operator.
+@usableFromInline
 final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
+    @usableFromInline
     init(recursive: Bool = false) {
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
@@ -32,11 +34,11 @@ final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    @inline(__always) func lock() { pthread_mutex_lock(mutex) }
-    @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+    @inlinable func lock() { pthread_mutex_lock(mutex) }
+    @inlinable func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Runs `body` while holding the lock.
-    @inline(__always)
+    @inlinable
     func performLocked<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

@@ -3,7 +3,7 @@ public struct AnyObserver<Element>: ObserverType {
     /// The handler events are sent to.
     public typealias EventHandler = (Event<Element>) -> Void
 
-    private let observer: EventHandler
+    @usableFromInline let observer: EventHandler
 
     /// An observer that calls `eventHandler` for each event.
     public init(eventHandler: @escaping EventHandler) {
@@ -15,6 +15,7 @@ public struct AnyObserver<Element>: ObserverType {
         self.observer = observer.on
     }
 
+    @inlinable
     public func on(_ event: Event<Element>) { observer(event) }
 
     /// This observer.

@@ -2,7 +2,7 @@
 ///
 /// Each instance is counted in `Resources.total` while alive.
 public class Observable<Element>: ObservableType {
-    init() { Resources.incrementTotal() }
+    @usableFromInline init() { Resources.incrementTotal() }
 
     deinit { Resources.decrementTotal() }
 

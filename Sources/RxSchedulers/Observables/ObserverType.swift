@@ -9,11 +9,14 @@ public protocol ObserverType {
 
 extension ObserverType {
     /// Sends `.next(element)`.
+    @inlinable
     public func onNext(_ element: Element) { on(.next(element)) }
 
     /// Sends `.completed`.
+    @inlinable
     public func onCompleted() { on(.completed) }
 
     /// Sends `.error(error)`.
+    @inlinable
     public func onError(_ error: Swift.Error) { on(.error(error)) }
 }

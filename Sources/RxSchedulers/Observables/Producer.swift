@@ -4,7 +4,10 @@
 /// The outermost subscribe on a thread goes through the current-thread trampoline, so
 /// work scheduled on `CurrentThreadScheduler` during subscription runs after it returns
 /// (RxSwift's semantics).
+@usableFromInline
 class Producer<Element>: Observable<Element> {
+    @usableFromInline override init() { super.init() }
+
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         if !CurrentThreadScheduler.isScheduleRequired {
             return subscribeNow(observer)
@@ -22,7 +25,7 @@ class Producer<Element>: Observable<Element> {
     }
 
     /// Creates the operator's sink and subscribes it upstream.
-    func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
+    @usableFromInline func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
         fatalError("Abstract method \(type(of: self)).run")
     }

@@ -6,7 +6,8 @@ extension ObservableType {
 
     /// Subscribes closures per event kind. `onDisposed` runs once, when the sequence
     /// terminates or the subscription is disposed. An error with no `onError` handler
-    /// is ignored, after `onDisposed`.
+    /// is ignored, after `onDisposed`. The per-event code is specialized in the caller.
+    @inlinable
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
         onError: ((Swift.Error) -> Void)? = nil,
@@ -14,18 +15,21 @@ extension ObservableType {
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
         let disposable: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
-        let observer = AnonymousObserver<Element> { event in
+        let gate = SinkGate(disposing: disposable)
+        let observer = ClosureObserver<Element> { event in
             switch event {
             case .next(let value):
-                onNext?(value)
+                if !gate.isClosed { onNext?(value) }
             case .error(let error):
+                guard gate.stop() else { return }
                 onError?(error)
-                disposable.dispose()
+                gate.dispose()
             case .completed:
+                guard gate.stop() else { return }
                 onCompleted?()
-                disposable.dispose()
+                gate.dispose()
             }
         }
-        return Disposables.create(asObservable().subscribe(observer), disposable)
+        return Disposables.create(asObservable().subscribe(observer), gate)
     }
 }

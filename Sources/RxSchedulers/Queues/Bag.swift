@@ -1,8 +1,11 @@
 /// Identifies a value inserted into a `Bag`.
+@usableFromInline
 struct BagKey: Hashable, Comparable {
-    let rawValue: UInt64
+    @usableFromInline let rawValue: UInt64
 
-    static func < (lhs: BagKey, rhs: BagKey) -> Bool { lhs.rawValue < rhs.rawValue }
+    @usableFromInline init(rawValue: UInt64) { self.rawValue = rawValue }
+
+    @inlinable static func < (lhs: BagKey, rhs: BagKey) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// An insertion-ordered collection of values addressed by the key `insert` returned.
@@ -11,17 +14,19 @@ struct BagKey: Hashable, Comparable {
 /// shift. Iteration walks a contiguous array; copying a bag to iterate it outside a
 /// lock shares storage (copy-on-write), so delivering an event to every subscriber of
 /// a subject allocates nothing.
+@usableFromInline
 struct Bag<Value> {
-    private var keys: [BagKey] = []
-    private var values: [Value] = []
-    private var nextKey: UInt64 = 0
+    @usableFromInline var keys: [BagKey] = []
+    @usableFromInline var values: [Value] = []
+    @usableFromInline var nextKey: UInt64 = 0
 
-    init() {}
+    @inlinable init() {}
 
-    var count: Int { values.count }
-    var isEmpty: Bool { values.isEmpty }
+    @inlinable var count: Int { values.count }
+    @inlinable var isEmpty: Bool { values.isEmpty }
 
     /// Appends `value` and returns the key that removes it.
+    @inlinable
     mutating func insert(_ value: Value) -> BagKey {
         let key = BagKey(rawValue: nextKey)
         nextKey &+= 1
@@ -31,6 +36,7 @@ struct Bag<Value> {
     }
 
     /// Removes and returns the value stored under `key`, if it is still there.
+    @inlinable
     mutating func removeValue(forKey key: BagKey) -> Value? {
         var low = 0, high = keys.count
         while low < high {
@@ -43,13 +49,14 @@ struct Bag<Value> {
     }
 
     /// Removes every value.
+    @inlinable
     mutating func removeAll() {
         keys.removeAll()
         values.removeAll()
     }
 
     /// Calls `body` on each value in insertion order.
-    @inline(__always)
+    @inlinable
     func forEach(_ body: (Value) throws -> Void) rethrows {
         for value in values { try body(value) }
     }

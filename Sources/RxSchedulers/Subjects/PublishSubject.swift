@@ -7,10 +7,10 @@
 public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, UnsubscribeType, @unchecked Sendable {
     public typealias SubjectObserverType = PublishSubject<Element>
 
-    private let lock = Lock()
-    private var observers = Bag<(Event<Element>) -> Void>()
-    private var stopEvent: Event<Element>?
-    private var disposed = false
+    @usableFromInline let lock = Lock()
+    @usableFromInline var observers = Bag<(Event<Element>) -> Void>()
+    @usableFromInline var stopEvent: Event<Element>?
+    @usableFromInline var disposed = false
 
     public override init() {
         super.init()
@@ -21,6 +21,9 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
 
     public var isDisposed: Bool { lock.performLocked { disposed } }
 
+    /// Sends `event` to the current observers. Inlinable, so a caller that knows the
+    /// element type runs a specialized copy (no generic-metadata lookups per event).
+    @inlinable
     public func on(_ event: Event<Element>) {
         let recipients: Bag<(Event<Element>) -> Void> = lock.performLocked {
             if disposed || stopEvent != nil { return Bag() }

@@ -1,0 +1,36 @@
+import Synchronization
+
+/// The state a closure-built sink needs: whether it has stopped, and what to dispose when
+/// it stops. `stop()` succeeds once, so a sink forwards at most one stop event; as in
+/// RxSwift, a sink forwards its stop event first and disposes afterwards.
+@usableFromInline
+final class SinkGate: Disposable, @unchecked Sendable {
+    @usableFromInline let stopped = Atomic<Bool>(false)
+    @usableFromInline let onClose: Disposable
+
+    @inlinable
+    init(disposing onClose: Disposable) {
+        self.onClose = onClose
+        Resources.incrementTotal()
+    }
+
+    deinit { Resources.decrementTotal() }
+
+    /// Whether the sink has stopped (a relaxed load: the per-event check).
+    @inlinable
+    var isClosed: Bool { stopped.load(ordering: .relaxed) }
+
+    /// Marks the sink stopped; returns `false` if it had already stopped. The caller
+    /// forwards its stop event, then calls `dispose()`.
+    @inlinable
+    func stop() -> Bool {
+        !stopped.exchange(true, ordering: .acquiringAndReleasing)
+    }
+
+    /// Marks the sink stopped and disposes `onClose`.
+    @inlinable
+    func dispose() {
+        stopped.store(true, ordering: .releasing)
+        onClose.dispose()
+    }
+}
