@@ -167,6 +167,10 @@ final class ObserveOnTests: RxTestCase {
                 }
             }))
             for value in 0..<1_000 { subject.onNext(value) }
+            // Wait for the disposal at element 10 (a yielding drain may take several
+            // scheduled blocks), then let one more block through the scheduler so that
+            // anything wrongly delivered after the disposal would have arrived.
+            XCTAssertTrue(pumpMainLoop { disposedAt.current != nil }, "\(name): element 10 never arrived")
             let drained = Locked(false)
             _ = scheduler.schedule(()) { _ in drained.withValue { $0 = true }; return Disposables.create() }
             XCTAssertTrue(pumpMainLoop { drained.current }, name)
