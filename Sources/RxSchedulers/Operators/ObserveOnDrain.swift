@@ -13,27 +13,33 @@ import Synchronization
 /// Cost per event: one queue slot (no allocation in steady state), one atomic add, and
 /// one atomic load of the disposed flag on delivery. Per burst: one scheduled block.
 /// States of the drain token's hand-over when a full batch yields.
-private enum Handoff {
-    static let idle = 0
+@usableFromInline
+enum Handoff {
+    @inlinable static var idle: Int { 0 }
     /// The drainer is inside `scheduler.schedule` to yield.
-    static let yielding = 1
+    @inlinable static var yielding: Int { 1 }
     /// The scheduled continuation ran inline and handed the token back.
-    static let handedBack = 2
+    @inlinable static var handedBack: Int { 2 }
 }
 
-final class ObserveOnDrainSink<Observer: ObserverType>: ObserveOnSink<Observer>, ObserverType, @unchecked Sendable {
-    private let scheduler: ImmediateSchedulerType
-    private let batchSize: Int
-    private let queue = MPSCQueue<Event<Element>>()
-    private let pending = Atomic<Int>(0)
-    private let handoff = Atomic<Int>(Handoff.idle)
+/// Generic over the element with a type-erased downstream, and inlinable: created by
+/// `observe(on:strategy:)` in the caller's module, its per-event code runs specialized.
+@usableFromInline
+final class ObserveOnDrainSink<Element>: ObserveOnSink<AnyObserver<Element>>, ObserverType, @unchecked Sendable {
+    @usableFromInline let scheduler: ImmediateSchedulerType
+    @usableFromInline let batchSize: Int
+    @usableFromInline let queue = MPSCQueue<Event<Element>>()
+    @usableFromInline let pending = Atomic<Int>(0)
+    @usableFromInline let handoff = Atomic<Int>(Handoff.idle)
 
-    init(scheduler: ImmediateSchedulerType, batchSize: Int, observer: Observer, cancel: Cancelable) {
+    @inlinable
+    init(scheduler: ImmediateSchedulerType, batchSize: Int, observer: AnyObserver<Element>, cancel: Cancelable) {
         self.scheduler = scheduler
         self.batchSize = batchSize
         super.init(observer: observer, cancel: cancel)
     }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         guard admits(event) else { return }
         queue.enqueue(event)
@@ -42,7 +48,8 @@ final class ObserveOnDrainSink<Observer: ObserverType>: ObserveOnSink<Observer>,
         }
     }
 
-    private func scheduleDrain(accounted: Int) {
+    @inlinable
+    func scheduleDrain(accounted: Int) {
         _ = scheduler.schedule((self, accounted)) { sink, accounted in
             if sink.handoff.compareExchange(expected: Handoff.yielding, desired: Handoff.handedBack, ordering: .acquiringAndReleasing).exchanged {
                 return Disposables.create()
@@ -53,7 +60,8 @@ final class ObserveOnDrainSink<Observer: ObserverType>: ObserveOnSink<Observer>,
     }
 
     /// Runs with the drain token; `accounted` increments of `pending` are covered by it.
-    private func drain(accounted: Int) {
+    @inlinable
+    func drain(accounted: Int) {
         var accounted = accounted
         while true {
             var delivered = 0
@@ -83,7 +91,8 @@ final class ObserveOnDrainSink<Observer: ObserverType>: ObserveOnSink<Observer>,
 
     /// Reschedules the drain; returns `false` when the scheduler ran the continuation
     /// inline, in which case the caller keeps draining (no stack growth).
-    private func yield(accounted: Int) -> Bool {
+    @inlinable
+    func yield(accounted: Int) -> Bool {
         handoff.store(Handoff.yielding, ordering: .releasing)
         scheduleDrain(accounted: accounted)
         if handoff.compareExchange(expected: Handoff.yielding, desired: Handoff.idle, ordering: .acquiringAndReleasing).exchanged {

@@ -3,13 +3,15 @@ import Synchronization
 /// What every observe(on:) strategy's sink shares: the downstream observer, the
 /// subscription's disposer, and the gate that admits events until the first stop event
 /// or disposal (so the observer sees at most one stop event).
+@usableFromInline
 class ObserveOnSink<Observer: ObserverType>: Disposable, @unchecked Sendable {
-    typealias Element = Observer.Element
+    @usableFromInline typealias Element = Observer.Element
 
-    final let observer: Observer
-    final let cancel: Cancelable
-    private let stopped = Atomic<Bool>(false)
+    @usableFromInline final let observer: Observer
+    @usableFromInline final let cancel: Cancelable
+    @usableFromInline final let stopped = Atomic<Bool>(false)
 
+    @usableFromInline
     init(observer: Observer, cancel: Cancelable) {
         self.observer = observer
         self.cancel = cancel
@@ -19,7 +21,7 @@ class ObserveOnSink<Observer: ObserverType>: Disposable, @unchecked Sendable {
     deinit { Resources.decrementTotal() }
 
     /// Whether `event` may be handed over: `next` until stopped, and the first stop event.
-    @inline(__always)
+    @inlinable
     final func admits(_ event: Event<Element>) -> Bool {
         if event.isStopEvent {
             return !stopped.exchange(true, ordering: .acquiringAndReleasing)
@@ -28,6 +30,7 @@ class ObserveOnSink<Observer: ObserverType>: Disposable, @unchecked Sendable {
     }
 
     /// Stops admitting events and disposes the subscription.
+    @usableFromInline
     func dispose() {
         stopped.store(true, ordering: .releasing)
         cancel.dispose()

@@ -2,12 +2,13 @@
 /// guarantees (serialized, ordered delivery; one stop event; nothing after a dispose
 /// made on the observing serial scheduler; resources released); they differ in cost.
 public struct ObserveOnStrategy: Hashable, Sendable, CustomStringConvertible {
+    @usableFromInline
     enum Kind: Hashable, Sendable {
         case reference
         case drain
     }
 
-    let kind: Kind
+    @usableFromInline let kind: Kind
     /// Events one scheduled drain delivers before yielding the scheduler (`drain` only).
     public let batchSize: Int
 

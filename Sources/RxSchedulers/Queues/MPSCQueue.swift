@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import Synchronization
 
 /// An unbounded lock-free multi-producer single-consumer FIFO queue.
@@ -51,15 +52,15 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
     /// Slots per chunk.
     public static var chunkCapacity: Int { 256 }
 
-    private static var claimShift: UInt { 48 }
-    private static var addressMask: UInt { (1 << 48) - 1 }
+    @inlinable static var claimShift: UInt { 48 }
+    @inlinable static var addressMask: UInt { (1 << 48) - 1 }
 
     /// Address of the tail chunk | claims on it << 48.
-    private let tail: Atomic<UInt>
+    @usableFromInline let tail: Atomic<UInt>
     /// The chunk the consumer reads (consumer only).
-    private var head: Chunk
+    @usableFromInline var head: Chunk
     /// The next slot the consumer reads in `head` (consumer only).
-    private var headIndex = 0
+    @usableFromInline var headIndex = 0
 
     public init() {
         let first = Chunk()
@@ -77,6 +78,7 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
     }
 
     /// Appends `element`. Safe from any number of threads at once.
+    @inlinable
     public func enqueue(_ element: Element) {
         while true {
             let word = tail.wrappingAdd(1 << Self.claimShift, ordering: .acquiringAndReleasing).oldValue
@@ -93,18 +95,41 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
                 tail.store(Self.pack(next, claims: 1), ordering: .releasing)
                 return
             }
-            // Lost the boundary: wait until the winner installs the next chunk (a few
-            // hundred nanoseconds unless the winner is preempted; then yield the core).
-            var spins = 0
-            while Int(tail.load(ordering: .acquiring) >> Self.claimShift) >= Self.chunkCapacity {
-                spins += 1
-                if spins > 64 { sched_yield() }
+            Self.awaitNextChunk(tail)
+        }
+    }
+
+    /// Lost the boundary: waits until the winner installs the next chunk. That takes a
+    /// few hundred nanoseconds unless the winner is preempted, so the wait spins, then
+    /// yields the core, then sleeps in short steps (`sched_yield` alone does not promise
+    /// the winner the core under Linux's CFS). A wait past 5 s reports the tail word once
+    /// on stderr, so that a stuck queue shows its state instead of hanging silently.
+    @usableFromInline
+    static func awaitNextChunk(_ tail: borrowing Atomic<UInt>) {
+        var rounds = 0
+        var reported = false
+        let started = DispatchTime.now().uptimeNanoseconds
+        while true {
+            let word = tail.load(ordering: .acquiring)
+            if Int(word >> claimShift) < chunkCapacity { return }
+            rounds += 1
+            if rounds <= 64 { continue }
+            if rounds <= 1_024 {
+                sched_yield()
+                continue
+            }
+            usleep(20)
+            if !reported, DispatchTime.now().uptimeNanoseconds - started > 5_000_000_000 {
+                reported = true
+                let message = "MPSCQueue: waited 5 s for the next chunk; tail word 0x\(String(word, radix: 16))\n"
+                fputs(message, stderr)
             }
         }
     }
 
     /// Removes the oldest published element, or returns `nil` when the next one is not
     /// published yet. One consumer at a time.
+    @inlinable
     public func dequeue() -> Element? {
         if headIndex == Self.chunkCapacity {
             guard let next = head.next else { return nil }
@@ -118,13 +143,15 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
         return element
     }
 
-    private static func pack(_ chunk: Chunk, claims: UInt) -> UInt {
+    @inlinable
+    static func pack(_ chunk: Chunk, claims: UInt) -> UInt {
         let address = UInt(bitPattern: chunk.address)
         precondition(address & ~addressMask == 0, "MPSCQueue: chunk address above 48 bits")
         return claims << claimShift | address
     }
 
-    private static func unpack(_ word: UInt) -> Chunk {
+    @inlinable
+    static func unpack(_ word: UInt) -> Chunk {
         Chunk(address: UnsafeMutableRawPointer(bitPattern: word & addressMask)!)
     }
 }
@@ -132,48 +159,53 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
 extension MPSCQueue {
     /// A view of one chunk's manually managed memory: a header (the `next` link), then
     /// `chunkCapacity` flags, then `chunkCapacity` element slots.
+    @usableFromInline
     struct Chunk {
-        let address: UnsafeMutableRawPointer
+        @usableFromInline let address: UnsafeMutableRawPointer
 
-        private static var flagsOffset: Int { MemoryLayout<Atomic<UInt>>.stride }
-        private static var valuesOffset: Int {
+        @inlinable static var flagsOffset: Int { MemoryLayout<Atomic<UInt>>.stride }
+        @inlinable static var valuesOffset: Int {
             let end = flagsOffset + chunkCapacity * MemoryLayout<Atomic<UInt8>>.stride
             let alignment = MemoryLayout<Element>.alignment
             return (end + alignment - 1) / alignment * alignment
         }
-        private static var byteCount: Int { valuesOffset + chunkCapacity * MemoryLayout<Element>.stride }
-        private static var alignment: Int { max(MemoryLayout<Element>.alignment, MemoryLayout<Atomic<UInt>>.alignment) }
+        @inlinable static var byteCount: Int { valuesOffset + chunkCapacity * MemoryLayout<Element>.stride }
+        @inlinable static var alignment: Int { max(MemoryLayout<Element>.alignment, MemoryLayout<Atomic<UInt>>.alignment) }
 
         /// Allocates and initializes an empty chunk.
+        @inlinable
         init() {
             address = .allocate(byteCount: Self.byteCount, alignment: Self.alignment)
             nextLink.initialize(to: Atomic(0))
             for index in 0..<chunkCapacity { (flags + index).initialize(to: Atomic(0)) }
         }
 
+        @inlinable
         init(address: UnsafeMutableRawPointer) {
             self.address = address
         }
 
-        private var nextLink: UnsafeMutablePointer<Atomic<UInt>> {
+        @inlinable var nextLink: UnsafeMutablePointer<Atomic<UInt>> {
             address.assumingMemoryBound(to: Atomic<UInt>.self)
         }
 
-        private var flags: UnsafeMutablePointer<Atomic<UInt8>> {
+        @inlinable var flags: UnsafeMutablePointer<Atomic<UInt8>> {
             (address + Self.flagsOffset).assumingMemoryBound(to: Atomic<UInt8>.self)
         }
 
-        private var values: UnsafeMutablePointer<Element> {
+        @inlinable var values: UnsafeMutablePointer<Element> {
             (address + Self.valuesOffset).assumingMemoryBound(to: Element.self)
         }
 
         /// Writes `element` into a slot this producer owns and releases it.
+        @inlinable
         func publish(_ element: Element, at index: Int) {
             (values + index).initialize(to: element)
             flags[index].store(1, ordering: .releasing)
         }
 
         /// Moves the element out of a published slot, or returns `nil` if unpublished.
+        @inlinable
         func take(at index: Int) -> Element? {
             guard flags[index].load(ordering: .acquiring) != 0 else { return nil }
             flags[index].store(0, ordering: .relaxed)
@@ -181,17 +213,20 @@ extension MPSCQueue {
         }
 
         /// Sets the next chunk (boundary winner only).
+        @inlinable
         func link(_ next: Chunk) {
             nextLink.pointee.store(UInt(bitPattern: next.address), ordering: .releasing)
         }
 
         /// The next chunk, once linked.
+        @inlinable
         var next: Chunk? {
             let bits = nextLink.pointee.load(ordering: .acquiring)
             return bits == 0 ? nil : Chunk(address: UnsafeMutableRawPointer(bitPattern: bits)!)
         }
 
         /// Frees the chunk; its slots must be empty.
+        @inlinable
         func release() {
             address.deallocate()
         }
