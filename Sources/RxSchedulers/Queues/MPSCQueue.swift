@@ -35,8 +35,11 @@ import Synchronization
 ///   claim counter at 1 (release). Claims other producers made on the old word in the
 ///   meantime were all at or past the capacity and are simply overwritten.
 /// - Index past the capacity: a boundary loser. It touches no chunk memory; it waits
-///   (loading the tail word with acquire) until the word shows a chunk with free slots,
-///   then claims again.
+///   (loading the tail word with acquire) only while the word's claim counter is past
+///   the capacity — proof that a winner exists and is installing the next chunk — and
+///   claims again as soon as it is not. (Waiting at exactly the capacity would deadlock:
+///   the chunk is full but the winning claim has not been made, and every producer left
+///   could be waiting.)
 ///
 /// A producer writes to a chunk's memory only in a slot it validly claimed or, as the
 /// boundary winner, in the chunk's `next` link. The consumer frees a chunk only after
@@ -111,7 +114,10 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         while true {
             let word = tail.load(ordering: .acquiring)
-            if Int(word >> claimShift) < chunkCapacity { return }
+            // Waiting is safe only while claims exceed the capacity: then some producer
+            // got exactly `capacity` and is installing the next chunk. At exactly the
+            // capacity nobody has won yet — the next claim wins — so retry.
+            if Int(word >> claimShift) <= chunkCapacity { return }
             rounds += 1
             if rounds <= 64 { continue }
             if rounds <= 1_024 {

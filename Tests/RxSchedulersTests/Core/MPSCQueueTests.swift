@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import RxSchedulers
 import XCTest
 
@@ -55,6 +56,21 @@ final class MPSCQueueTests: XCTestCase {
     func testTwoProducers() { stress(producers: 2) }
     func testFourProducers() { stress(producers: 4) }
     func testEightProducers() { stress(producers: 8) }
+
+    /// Regression: a producer that lost a chunk boundary must not wait when the current
+    /// chunk is full but nobody has claimed the winning index yet (claims == capacity):
+    /// the next claim is the winner, and if every remaining producer waited, none would
+    /// make it (found under compile load: four producers waiting on claims == 256).
+    func testBoundaryLoserRetriesWhenNoWinnerHasClaimedYet() {
+        let capacity = UInt(MPSCQueue<Int>.chunkCapacity)
+        let returned = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let fullNoWinner = Atomic<UInt>(capacity << 48 | 0x1000)
+            MPSCQueue<Int>.awaitNextChunk(fullNoWinner)
+            returned.signal()
+        }
+        XCTAssertEqual(returned.wait(timeout: .now() + 5), .success, "a loser waited for a winner that does not exist")
+    }
 
     func testSingleThreadedFIFOAcrossManyChunks() {
         let queue = MPSCQueue<Int>()
