@@ -18,10 +18,6 @@ public class ConcurrentDispatchQueueScheduler: SchedulerType, DispatchPeriodicSc
         configuration = DispatchQueueConfiguration(queue: queue, leeway: leeway)
     }
 
-    init(configuration: DispatchQueueConfiguration) {
-        self.configuration = configuration
-    }
-
     /// A scheduler on the global queue of `qos`.
     public convenience init(qos: DispatchQoS, leeway: DispatchTimeInterval = .nanoseconds(0)) {
         self.init(queue: DispatchQueue.global(qos: qos.qosClass), leeway: leeway)
@@ -40,6 +36,6 @@ public class ConcurrentDispatchQueueScheduler: SchedulerType, DispatchPeriodicSc
     /// Runs `action` periodically with `PeriodicPolicy.default` (catch-up: ticks missed
     /// while the action runs are replayed in order); see `schedulePeriodic(_:startAfter:period:policy:action:)`.
     public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
-        configuration.schedulePeriodic(state, startAfter: startAfter, period: period, policy: .default, action: action)
+        schedulePeriodic(state, startAfter: startAfter, period: period, policy: .default, action: action)
     }
 }

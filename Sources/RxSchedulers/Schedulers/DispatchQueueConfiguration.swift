@@ -29,28 +29,9 @@ struct DispatchQueueConfiguration {
         return scheduled
     }
 
-    /// Periodic work on this queue under `policy` (see `PeriodicPolicy`).
-    func schedulePeriodic<StateType>(
-        _ state: StateType,
-        startAfter: RxTimeInterval,
-        period: RxTimeInterval,
-        policy: PeriodicPolicy,
-        action: @escaping (StateType) -> StateType
-    ) -> Disposable {
-        switch policy {
-        case .coalesce:
-            return scheduleCoalescingTimer(state, startAfter: startAfter, period: period, action: action)
-        case .catchUp:
-            return DispatchPeriodicCatchUp(queue: queue, leeway: leeway, action: action, state: state).start(after: startAfter, period: period)
-        case .fixedRate:
-            let scheduler = ConcurrentDispatchQueueScheduler(configuration: self)
-            return PeriodicFixedRate(scheduler: scheduler, period: period, dropsMissedTicks: false, action: action, state: state).start(after: startAfter)
-        }
-    }
-
     /// A repeating dispatch timer. Ticks missed while the action runs are merged by the
     /// timer and never delivered (RxSwift's behaviour on dispatch queues).
-    private func scheduleCoalescingTimer<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+    func scheduleCoalescingTimer<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let scheduled = TimerDisposable(timer: timer)
         var timerState = state

@@ -36,13 +36,18 @@ extension SchedulerType {
         policy: PeriodicPolicy,
         action: @escaping (StateType) -> StateType
     ) -> Disposable {
-        if let dispatch = self as? DispatchPeriodicScheduling {
-            return dispatch.dispatchConfiguration.schedulePeriodic(state, startAfter: startAfter, period: period, policy: policy, action: action)
-        }
+        let dispatch = (self as? DispatchPeriodicScheduling)?.dispatchConfiguration
         switch policy {
         case .catchUp:
+            if let dispatch {
+                return DispatchPeriodicCatchUp(queue: dispatch.queue, leeway: dispatch.leeway, action: action, state: state)
+                    .start(after: startAfter, period: period)
+            }
             return PeriodicCatchUp(scheduler: self, startAfter: startAfter, period: period, action: action, state: state).start()
         case .coalesce:
+            if let dispatch {
+                return dispatch.scheduleCoalescingTimer(state, startAfter: startAfter, period: period, action: action)
+            }
             return PeriodicFixedRate(scheduler: self, period: period, dropsMissedTicks: true, action: action, state: state).start(after: startAfter)
         case .fixedRate:
             return PeriodicFixedRate(scheduler: self, period: period, dropsMissedTicks: false, action: action, state: state).start(after: startAfter)
@@ -50,7 +55,8 @@ extension SchedulerType {
     }
 }
 
-/// Schedulers whose periodic work runs on a dispatch queue with native timers.
+/// Schedulers on a dispatch queue: `catchUp` counts ticks with a timer on a private queue
+/// and `coalesce` is a native repeating timer (RxSwift's behaviour there).
 protocol DispatchPeriodicScheduling {
     var dispatchConfiguration: DispatchQueueConfiguration { get }
 }

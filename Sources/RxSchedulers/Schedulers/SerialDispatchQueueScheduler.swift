@@ -63,6 +63,6 @@ public class SerialDispatchQueueScheduler: SchedulerType, DispatchPeriodicSchedu
     /// Runs `action` periodically with `PeriodicPolicy.default` (catch-up: ticks missed
     /// while the action runs are replayed in order); see `schedulePeriodic(_:startAfter:period:policy:action:)`.
     public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
-        configuration.schedulePeriodic(state, startAfter: startAfter, period: period, policy: .default, action: action)
+        schedulePeriodic(state, startAfter: startAfter, period: period, policy: .default, action: action)
     }
 }
