@@ -27,6 +27,15 @@ final class SinkGate: Disposable, @unchecked Sendable {
         !stopped.exchange(true, ordering: .acquiringAndReleasing)
     }
 
+    /// Sends the stop event `event` to `downstream` and disposes, unless the sink had
+    /// already stopped: the one way closure-built operators end.
+    @inlinable
+    func finish<Element>(with event: Event<Element>, to downstream: AnyObserver<Element>) {
+        guard stop() else { return }
+        downstream.on(event)
+        dispose()
+    }
+
     /// Marks the sink stopped and disposes `onClose`.
     @inlinable
     func dispose() {

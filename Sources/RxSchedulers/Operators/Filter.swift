@@ -14,18 +14,12 @@ extension ObservableType {
                     do {
                         passes = try predicate(element)
                     } catch {
-                        if gate.stop() {
-                            downstream.on(.error(error))
-                            gate.dispose()
-                        }
+                        gate.finish(with: .error(error), to: downstream)
                         return
                     }
                     if passes { downstream.on(event) }
                 case .error, .completed:
-                    if gate.stop() {
-                        downstream.on(event)
-                        gate.dispose()
-                    }
+                    gate.finish(with: event, to: downstream)
                 }
             }
             return (gate, source.subscribe(upstream))

@@ -14,23 +14,14 @@ extension ObservableType {
                     do {
                         result = try transform(element)
                     } catch {
-                        if gate.stop() {
-                            downstream.on(.error(error))
-                            gate.dispose()
-                        }
+                        gate.finish(with: .error(error), to: downstream)
                         return
                     }
                     downstream.on(.next(result))
                 case .error(let error):
-                    if gate.stop() {
-                        downstream.on(.error(error))
-                        gate.dispose()
-                    }
+                    gate.finish(with: .error(error), to: downstream)
                 case .completed:
-                    if gate.stop() {
-                        downstream.on(.completed)
-                        gate.dispose()
-                    }
+                    gate.finish(with: .completed, to: downstream)
                 }
             }
             return (gate, source.subscribe(upstream))
