@@ -1,9 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The core is written in the Swift 5 language mode: like RxSwift, its types are
-// shared across threads under the core's own locks and atomics, which strict
-// Sendable checking cannot express without wrapping every closure.
+// Written in the Swift 5 language mode: like RxSwift, the core's types are shared
+// across threads under the core's own locks and atomics, which strict Sendable
+// checking cannot express without wrapping every closure. The harness drives those
+// types from its own threads for the same reason.
 let languageMode: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
@@ -12,13 +13,56 @@ let package = Package(
     products: [
         .library(name: "RxSchedulers", targets: ["RxSchedulers"]),
         .library(name: "RxSchedulersTesting", targets: ["RxSchedulersTesting"]),
+        .library(name: "SchedulerBench", targets: ["SchedulerBench"]),
+        .executable(name: "schedbench", targets: ["schedbench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.0"),
     ],
     targets: [
+        // The core knows nothing of the harness and links no allocator.
         .target(name: "RxSchedulers", swiftSettings: languageMode),
         .target(name: "RxSchedulersTesting", dependencies: ["RxSchedulers"], swiftSettings: languageMode),
+
+        // jemalloc, linked into the schedbench executable only: that process then
+        // allocates through it and hands `mallctl` to the engine for allocation counts.
+        // The test binary must not link it: ThreadSanitizer's allocator and jemalloc
+        // cannot share a process (TSan aborts in its allocator when a jemalloc pointer reaches it).
+        .systemLibrary(
+            name: "CJemalloc",
+            pkgConfig: "jemalloc",
+            providers: [.apt(["libjemalloc-dev"])]
+        ),
+        .target(
+            name: "SchedulerBench",
+            dependencies: [
+                "RxSchedulers",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "CSV", package: "CSV.swift"),
+            ],
+            swiftSettings: languageMode
+        ),
+        .executableTarget(
+            name: "schedbench",
+            dependencies: [
+                "SchedulerBench",
+                "CJemalloc",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: languageMode
+        ),
+
         .testTarget(
             name: "RxSchedulersTests",
             dependencies: ["RxSchedulers", "RxSchedulersTesting"],
+            swiftSettings: languageMode
+        ),
+        .testTarget(
+            name: "SchedulerBenchTests",
+            // The CLI tests run the built `schedbench` binary (`swift build` builds it).
+            dependencies: ["SchedulerBench"],
             swiftSettings: languageMode
         ),
     ]

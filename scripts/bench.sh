@@ -1,18 +1,14 @@
 #!/usr/bin/env bash
-# Runs the benchmark suite and prints each benchmark's median cost per event and its
-# ratio to raw `DispatchQueue.async` measured in the same run.
-#   scripts/bench.sh                      the whole suite (~4 minutes; first build ~3 more)
-#   scripts/bench.sh --filter 'observeOn' only benchmarks whose name matches
-# Output is kept in results/bench-<UTC time>.txt. (Until the schedbench harness lands,
-# this runs the core's package-benchmark micro suite in Benchmarks/.)
+# Builds schedbench in release mode and runs a suite into results/<run-id>/
+# (results.csv, summary.csv), printing the summary table.
+#   scripts/bench.sh                         the default suite (~8 minutes here)
+#   scripts/bench.sh --suite quick           the CI suite (~20 s)
+#   scripts/bench.sh --workload observeOn.latency --scheduler serial,main
+# Any `schedbench run` option may follow; see `schedbench run --help`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-ensure_debian_packages python3
+ensure_debian_packages libjemalloc-dev pkg-config
 
-mkdir -p results
-out="results/bench-$(date -u +%Y%m%dT%H%M%SZ).txt"
-(cd Benchmarks && swift package --allow-writing-to-package-directory benchmark --no-progress "$@") | tee "$out"
-echo
-python3 scripts/bench_ratios.py "$out"
-echo "raw output: $out"
+swift build -c release --product schedbench
+exec .build/release/schedbench run "$@"

@@ -18,6 +18,8 @@ public final class AnyRecursiveScheduler<State>: @unchecked Sendable {
     private let action: Action
     private let lock = Lock()
     private var pending: Bag<Disposable>? = Bag()
+    /// Runs scheduled inline from inside this recursion's own action (see `run`).
+    private var deferred: [(State, Registration)] = []
 
     init(scheduler: ImmediateSchedulerType, action: @escaping Action) {
         self.scheduler = scheduler
@@ -50,14 +52,35 @@ public final class AnyRecursiveScheduler<State>: @unchecked Sendable {
         register(disposable, registration)
     }
 
+    /// Runs the action, or defers it when the scheduler ran it inline from inside this
+    /// recursion's own action on this thread (ConcurrentMainScheduler or MainScheduler on
+    /// main). The outer run then loops over what was deferred, so a long recursion — one
+    /// step per event in observe(on:) — does not grow the stack. RxSwift nests instead and
+    /// overflows the stack once a burst of roughly ten thousand events is queued.
     private func run(_ state: State, _ registration: Registration) -> Disposable {
+        let thisThread = runningRecursion.value
+        let me = ObjectIdentifier(self)
+        if thisThread.current == me {
+            lock.performLocked { deferred.append((state, registration)) }
+            return Disposables.create()
+        }
+        let outer = thisThread.current
+        thisThread.current = me
+        defer { thisThread.current = outer }
+        runNow(state, registration)
+        while let (state, registration) = lock.performLocked({ deferred.isEmpty ? nil : deferred.removeFirst() }) {
+            runNow(state, registration)
+        }
+        return Disposables.create()
+    }
+
+    private func runNow(_ state: State, _ registration: Registration) {
         let alive: Bool = lock.performLocked {
             registration.finished = true
             if let key = registration.key { _ = pending?.removeValue(forKey: key) }
             return pending != nil
         }
         if alive { action(state, self) }
-        return Disposables.create()
     }
 
     private func register(_ disposable: Disposable, _ registration: Registration) {
@@ -79,6 +102,13 @@ public final class AnyRecursiveScheduler<State>: @unchecked Sendable {
         all?.forEach { $0.dispose() }
     }
 }
+
+/// The recursion whose action is running on this thread, if any.
+private final class RunningRecursion {
+    var current: ObjectIdentifier?
+}
+
+private let runningRecursion = ThreadLocalSlot { RunningRecursion() }
 
 extension ImmediateSchedulerType {
     /// Runs `action(state)`, which may call `recurse(newState)` to run again later on

@@ -84,6 +84,27 @@ final class ObserveOnTests: RxTestCase {
         }
     }
 
+    /// A burst queued while main is busy, drained on main by ConcurrentMainScheduler (which
+    /// runs inline there): the reference algorithm's one-schedule-per-event recursion must
+    /// loop, not nest, or it overflows the main thread's stack (found by schedbench's quick suite).
+    func testLongBurstDrainedInlineOnMainDoesNotNest() {
+        for strategy in ObserveOnStrategy.all {
+            let events = 200_000
+            let subject = PublishSubject<Int>()
+            var received = 0
+            let subscription = subject.observe(on: ConcurrentMainScheduler.instance, strategy: strategy)
+                .subscribe(onNext: { _ in received += 1 })
+            let sent = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                for value in 0..<events { subject.onNext(value) }
+                sent.signal()
+            }
+            sent.wait()  // main is busy here: everything is queued before it drains
+            XCTAssertTrue(pumpMainLoop(timeout: 30) { received == events }, "\(strategy): \(received) of \(events)")
+            subscription.dispose()
+        }
+    }
+
     func testMergedProducersLoseAndDuplicateNothing() {
         let producers = 8, perProducer = 5_000
         for strategy in strategies {

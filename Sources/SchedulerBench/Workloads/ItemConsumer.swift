@@ -1,0 +1,34 @@
+/// The observer end of the throughput and latency workloads: checks each delivery
+/// (overlap, order, exactly once) when `checking`, and records latency when stamped.
+/// Called serially by the code under test; the checks report if it is not.
+public final class ItemConsumer: @unchecked Sendable {
+    public let sequence: SequenceChecker?
+    private let overlap: OverlapDetector?
+    private let fence: DisposeFence?
+    public private(set) var latency = LatencyRecorder()
+    public private(set) var delivered = 0
+    private let recordsLatency: Bool
+
+    public init(expectedCounts: [Int], invariants: InvariantReport, checking: Bool, recordsLatency: Bool = false) {
+        sequence = checking ? SequenceChecker(expectedCounts: expectedCounts, report: invariants) : nil
+        overlap = checking ? OverlapDetector(report: invariants) : nil
+        fence = checking ? DisposeFence(report: invariants) : nil
+        self.recordsLatency = recordsLatency
+    }
+
+    @inline(__always)
+    public func consume(_ item: Item) {
+        overlap?.enter()
+        fence?.delivered("event \(item.sequence) of producer \(item.producer)")
+        if recordsLatency { latency.record(intended: item.stamp, completed: MonotonicClock.now()) }
+        sequence?.observe(producer: item.producer, sequence: item.sequence)
+        delivered &+= 1
+        overlap?.leave()
+    }
+
+    /// Marks the subscription disposed: any later `consume` is a violation.
+    public func disposed() { fence?.disposed() }
+
+    /// Reports missing events.
+    public func finish() { sequence?.finish() }
+}

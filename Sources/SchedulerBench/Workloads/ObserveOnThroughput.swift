@@ -1,0 +1,83 @@
+import Foundation
+import RxSchedulers
+import Synchronization
+
+/// `observeOn.throughput`: P producers (`merge` of `create` sources, each `subscribe(on:)`
+/// its own serial queue) send N events through `observe(on:strategy:)` to a checking
+/// observer; the clock runs from subscribe to `onCompleted`.
+public struct ObserveOnThroughput: Workload {
+    public let name = WorkloadName.observeOnThroughput
+    public let summary = "N events from P producers (merge of subscribe(on:)) through observe(on:) to a checking observer"
+    public let schedulers: [SchedulerName] = [.currentThread, .main, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .none]
+    public let unsupportedReason = "virtual time has no thread to hand events to"
+    public let axes: Set<Axis> = [.producers, .payload]
+    public let defaultEvents = 200_000
+
+    public init() {}
+
+    public func strategies(on scheduler: SchedulerName) -> [StrategyName] {
+        scheduler == .none ? [.gcd, .asyncStream] : [.reference, .drain]
+    }
+
+    public func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        let shares = evenShares(of: benchCase.events, over: benchCase.producers)
+        let consumer = ItemConsumer(expectedCounts: shares, invariants: invariants, checking: checking)
+        let timeout = trialTimeout(events: benchCase.events)
+        let payload = benchCase.payloadBytes
+
+        if benchCase.strategy.isBaseline {
+            let channel = ContextBaseline.Channel(strategy: benchCase.strategy, deliver: consumer.consume)
+            let producers = ProducerThreads(count: benchCase.producers, name: "schedbench.producer") { producer in
+                for sequence in 0..<shares[producer] {
+                    channel.send(Item(producer: producer, sequence: sequence, payloadBytes: payload))
+                }
+            }
+            let start = producers.start()
+            if !producers.join(timeout: timeout) || !channel.drain(timeout: timeout) {
+                invariants.record("timed out after \(Int(timeout)) s with \(consumer.delivered) of \(benchCase.events) events delivered")
+            }
+            let end = MonotonicClock.now()
+            consumer.finish()
+            return TrialOutcome(elapsedNanos: end - start, operations: benchCase.events)
+        }
+
+        let target = SchedulerFactory.make(benchCase.scheduler, strategy: benchCase.strategy)
+        let duplicate = FaultInjection.current == .duplicate
+        let sources = shares.enumerated().map { producer, count in
+            Observable<Item>.create { observer in
+                if duplicate && producer == 0 && count > 0 {
+                    observer.onNext(Item(producer: 0, sequence: 0, payloadBytes: payload))
+                }
+                for sequence in 0..<count {
+                    observer.onNext(Item(producer: producer, sequence: sequence, payloadBytes: payload))
+                }
+                observer.onCompleted()
+                return Disposables.create()
+            }
+            .subscribe(on: SerialDispatchQueueScheduler(qos: .userInitiated, internalSerialQueueName: "schedbench.producer.\(producer)"))
+        }
+        let finishedAt = Atomic<UInt64>(0)
+        let done = DispatchSemaphore(value: 0)
+        let start = MonotonicClock.now()
+        let subscription = Observable.merge(sources)
+            .observe(on: target, strategy: SchedulerFactory.observeOnStrategy(benchCase.strategy))
+            .subscribe(
+                onNext: consumer.consume,
+                onError: { error in
+                    invariants.record("unexpected error \(error)")
+                    done.signal()
+                },
+                onCompleted: {
+                    finishedAt.store(MonotonicClock.now(), ordering: .relaxed)
+                    done.signal()
+                }
+            )
+        let completed = done.wait(seconds: timeout, orReport: invariants,
+                                  "\(consumer.delivered) of \(benchCase.events) events delivered")
+        subscription.dispose()
+        consumer.disposed()
+        consumer.finish()
+        let end = completed ? finishedAt.load(ordering: .relaxed) : MonotonicClock.now()
+        return TrialOutcome(elapsedNanos: end - start, operations: benchCase.events)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import RxSchedulers
+
+/// `periodic.catchUp`: `interval(1 / rate_hz)` for N periods under a periodic policy, with
+/// a subscriber that stalls for 3 periods on every 10th tick. Reports ticks due against
+/// ticks delivered and each tick's lateness against its due time (start + (n+1)·period).
+/// Checks ticks arrive in order, once each (values 0, 1, 2, …).
+public struct PeriodicCatchUp: Workload {
+    public let name = WorkloadName.periodicCatchUp
+    public let summary = "interval(1/rate_hz) for N ticks, every 10th tick stalls 3 periods; ticks due vs delivered, lateness"
+    public let schedulers: [SchedulerName] = [.main, .serial, .concurrent]
+    public let unsupportedReason = "periodic policies are compared on dispatch-queue schedulers"
+    public let axes: Set<Axis> = [.rate]
+    public let defaultEvents = 2_000
+    public let defaultRateHz = 1_000
+    static let stallEvery = 10
+    static let stallPeriods: UInt64 = 3
+
+    public init() {}
+
+    public func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.catchUp, .coalesce, .fixedRate] }
+
+    public func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        guard benchCase.rateHz > 0 else { throw WorkloadError("periodic.catchUp needs a rate above 0 Hz") }
+        guard let policy = PeriodicPolicy(rawValue: benchCase.strategy.rawValue) else {
+            throw WorkloadError("'\(benchCase.strategy.rawValue)' is not a periodic policy")
+        }
+        let scheduler = SchedulerFactory.makeTimed(benchCase.scheduler)
+        let period = 1_000_000_000 / UInt64(benchCase.rateHz)
+        let ticks = benchCase.events
+        let state = TickState()
+        let checker = checking ? SequenceChecker(expectedCounts: [ticks], report: invariants) : nil
+
+        let start = MonotonicClock.now()
+        let subscription = Observable<Int>.interval(.nanoseconds(Int(period)), scheduler: scheduler, policy: policy)
+            .subscribe(onNext: { tick in
+                state.lock.lock()
+                defer { state.lock.unlock() }
+                guard tick < ticks else { return }
+                state.lateness.record(intended: start + UInt64(tick + 1) * period, completed: MonotonicClock.now())
+                checker?.observe(producer: 0, sequence: tick)
+                state.delivered += 1
+                if tick % Self.stallEvery == Self.stallEvery - 1 {
+                    usleep(UInt32(Self.stallPeriods * period / 1_000))
+                }
+            })
+        // Half a period of grace after the last tick is due.
+        MonotonicClock.wait(until: start + UInt64(ticks) * period + period / 2)
+        subscription.dispose()
+        let end = MonotonicClock.now()
+        // A tick already running finishes before the tallies are read.
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        // No `checker.finish()`: ticks a policy drops are the measurement, not a violation.
+        return TrialOutcome(
+            elapsedNanos: end - start,
+            operations: state.delivered,
+            metrics: [
+                .ticksExpected: Double(ticks),
+                .ticksDelivered: Double(state.delivered),
+                .tickLatenessP99: Double(state.lateness.value(atPercentile: 99)),
+            ]
+        )
+    }
+}
+
+/// The subscriber's tallies, under `lock` (the tick handler holds it while it runs).
+final class TickState: @unchecked Sendable {
+    let lock = NSLock()
+    var delivered = 0
+    var lateness = LatencyRecorder()
+}

@@ -1,0 +1,87 @@
+import Foundation
+import RxSchedulers
+import Synchronization
+
+/// `pipeline.loading`: the loading screen, N loads in a row. Each load races the data
+/// (ready after 1, 3 or 8 ms, in turn, on the background scheduler) against a spinner
+/// shown after 5 ms: amb(data, timer(5 ms) → spinner, then the data again after a 10 ms
+/// minimum spinner time via delaySubscription), then observe(on: main). Latency: subscribe
+/// → first content on screen. Checks each load shows content exactly once, never a
+/// spinner after content, and completes.
+public struct PipelineLoading: Workload {
+    public let name = WorkloadName.pipelineLoading
+    public let summary = "amb(data, timer → spinner → concat(delaySubscription(data))) → observe(on: main); time to first content"
+    public let schedulers: [SchedulerName] = [.serial, .concurrent, .operationQueue]
+    public let unsupportedReason = "the data and timers need a background scheduler"
+    public let axes: Set<Axis> = []
+    public let defaultEvents = 100
+    static let dataLatenciesMs = [1, 3, 8]
+    static let spinnerAfter = RxTimeInterval.milliseconds(5)
+    static let minimumSpinner = RxTimeInterval.milliseconds(10)
+
+    public init() {}
+
+    public func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.reference, .drain] }
+
+    enum Screen { case loading, content }
+
+    public func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        let background = SchedulerFactory.makeTimed(benchCase.scheduler)
+        let main = MainScheduler()
+        let strategy = SchedulerFactory.observeOnStrategy(benchCase.strategy)
+        var latency = LatencyRecorder()
+        let timeout: TimeInterval = 10
+        var loaded = 0
+
+        let start = MonotonicClock.now()
+        for load in 0..<benchCase.events {
+            let dataLatency = RxTimeInterval.milliseconds(Self.dataLatenciesMs[load % Self.dataLatenciesMs.count])
+            let content = Observable.just(Screen.content).delaySubscription(dataLatency, scheduler: background)
+            let spinnerFirst = Observable<Int>.timer(Self.spinnerAfter, scheduler: background)
+                .map { _ in Screen.loading }
+                .concat(content.delaySubscription(Self.minimumSpinner, scheduler: background))
+            let finished = DispatchSemaphore(value: 0)
+            let screen = LoadingScreen()
+            let subscribedAt = MonotonicClock.now()
+            let subscription = Observable.amb([content, spinnerFirst])
+                .observe(on: main, strategy: strategy)
+                .subscribe(
+                    onNext: { shown in screen.show(shown, at: MonotonicClock.now()) },
+                    onError: { error in
+                        invariants.record("load \(load) failed: \(error)")
+                        finished.signal()
+                    },
+                    onCompleted: { finished.signal() }
+                )
+            let completed = finished.wait(seconds: timeout, orReport: invariants, "load \(load) never completed")
+            subscription.dispose()
+            guard completed else { break }
+            if checking, let problem = screen.problem { invariants.record("load \(load): \(problem)") }
+            if let contentAt = screen.contentAt {
+                latency.record(intended: subscribedAt, completed: contentAt)
+                loaded += 1
+            }
+        }
+        let end = MonotonicClock.now()
+        return TrialOutcome(elapsedNanos: end - start, operations: loaded, latency: latency)
+    }
+}
+
+/// What one load put on screen (main queue only; read after it completed).
+final class LoadingScreen: @unchecked Sendable {
+    private(set) var contentAt: UInt64?
+    private(set) var problem: String?
+
+    func show(_ screen: PipelineLoading.Screen, at time: UInt64) {
+        switch screen {
+        case .loading where contentAt != nil:
+            problem = "spinner shown after content"
+        case .loading:
+            break
+        case .content where contentAt != nil:
+            problem = "content shown twice"
+        case .content:
+            contentAt = time
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import RxSchedulers
+
+/// `subscribeOn.cycle`: N sequential cycles of subscribe(on:) → first element → dispose,
+/// each waiting until the disposal has run on the scheduler. Measures cycles per second;
+/// checks each cycle delivers exactly one element and nothing after dispose returns.
+public struct SubscribeOnCycle: Workload {
+    public let name = WorkloadName.subscribeOnCycle
+    public let summary = "subscribe(on:) → first element → dispose, N times in a row; cycles/s"
+    public let schedulers: [SchedulerName] = [.currentThread, .main, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue]
+    public let unsupportedReason = "virtual time needs its clock driven; the cycle waits on real threads"
+    public let axes: Set<Axis> = []
+    public let defaultEvents = 20_000
+
+    public init() {}
+
+    public func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.none] }
+
+    public func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        let scheduler = SchedulerFactory.make(benchCase.scheduler)
+        let element = DispatchSemaphore(value: 0)
+        let teardown = DispatchSemaphore(value: 0)
+        let fence = checking ? DisposeFence(report: invariants) : nil
+        let source = Observable<Int>.create { observer in
+            observer.onNext(1)
+            return Disposables.create { teardown.signal() }
+        }
+        .subscribe(on: scheduler)
+        let timeout = trialTimeout(events: benchCase.events, nanosPerEvent: 1_000_000)
+
+        let start = MonotonicClock.now()
+        var completed = 0
+        for cycle in 0..<benchCase.events {
+            var elements = 0
+            let subscription = source.subscribe(onNext: { _ in
+                fence?.delivered("element of cycle \(cycle)")
+                elements += 1
+                element.signal()
+            })
+            guard element.wait(seconds: timeout, orReport: invariants, "cycle \(cycle) never received its element") else { break }
+            subscription.dispose()
+            guard teardown.wait(seconds: timeout, orReport: invariants, "cycle \(cycle) was never disposed") else { break }
+            if checking && elements != 1 { invariants.record("cycle \(cycle) received \(elements) elements") }
+            completed += 1
+        }
+        let end = MonotonicClock.now()
+        fence?.disposed()
+        return TrialOutcome(elapsedNanos: end - start, operations: completed)
+    }
+}

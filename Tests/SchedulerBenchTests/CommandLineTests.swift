@@ -1,0 +1,133 @@
+import Foundation
+@testable import SchedulerBench
+import XCTest
+
+/// Runs the built `schedbench` as users do, checking exit codes, messages and files.
+final class CommandLineTests: XCTestCase {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    private var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("schedbench")
+    }
+
+    /// The binary links jemalloc, which cannot run under ThreadSanitizer's allocator; the
+    /// CLI is tested in the plain pass (`scripts/test.sh` runs both).
+    override func setUpWithError() throws {
+        if dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil {
+            throw XCTSkip("schedbench links jemalloc, which cannot share a process with ThreadSanitizer")
+        }
+    }
+
+    private func schedbench(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    private func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("schedbench-cli-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    func testUnknownNamesExitWithUsageAndListTheValidOnes() throws {
+        for (option, value, valid) in [("--workload", "observeOn.fast", "observeOn.latency"),
+                                       ("--scheduler", "bogus", "concurrentMain"),
+                                       ("--strategy", "turbo", "drain"),
+                                       ("--suite", "huge", "quick")] {
+            let out = try temporaryDirectory()
+            let run = try schedbench(["run", option, value, "--out", out.path])
+            XCTAssertEqual(run.status, 64, "\(option) \(value)")
+            XCTAssertTrue(run.stderr.contains("'\(value)'") && run.stderr.contains(valid), run.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "nothing written for \(option)")
+        }
+    }
+
+    func testBadNumbersExitWithUsage() throws {
+        for arguments in [["--producers", "0"], ["--producers", "two"], ["--trials", "0"], ["--events", "-5"], ["--rate", "1,x"]] {
+            let run = try schedbench(["run", "--suite", "quick", "--dry-run"] + arguments)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
+            XCTAssertFalse(run.stderr.isEmpty)
+        }
+    }
+
+    func testUnwritableOutputFailsBeforeMeasuring() throws {
+        let file = try temporaryDirectory()
+        try Data("not a directory".utf8).write(to: file)
+        let run = try schedbench(["run", "--suite", "quick", "--workload", "trampoline.nested", "--events", "10",
+                                  "--out", file.appendingPathComponent("results").path])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.contains("cannot write to --out"), run.stderr)
+    }
+
+    func testDryRunListsCasesAndSkips() throws {
+        let run = try schedbench(["run", "--suite", "quick", "--workload", "observeOn.throughput", "--scheduler", "serial,virtual", "--dry-run"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("observeOn.throughput serial/drain p=4"))
+        XCTAssertTrue(run.stdout.contains("skipped observeOn.throughput on virtual: virtual time"))
+    }
+
+    func testListNamesEveryWorkloadSchedulerStrategyAndSuite() throws {
+        let run = try schedbench(["list"])
+        XCTAssertEqual(run.status, 0)
+        for name in WorkloadName.allCases.map(\.rawValue) + SchedulerName.allCases.map(\.rawValue)
+            + StrategyName.allCases.map(\.rawValue) + Suite.all.map(\.name) {
+            XCTAssertTrue(run.stdout.contains(name), name)
+        }
+    }
+
+    /// A tiny suite end to end: both files exist, follow the schema, and hold every case.
+    func testTinyRunWritesResultsThatFollowTheSchema() throws {
+        let out = try temporaryDirectory()
+        let run = try schedbench(["run", "--suite", "quick", "--workload", "observeOn.throughput,trampoline.nested,main.inline",
+                                  "--scheduler", "serial,currentThread,main", "--strategy", "drain,none",
+                                  "--producers", "2", "--events", "300", "--trials", "2", "--warmup", "0",
+                                  "--out", out.path, "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let results = try CSVFile.read(out.appendingPathComponent("results.csv"), requiring: ResultsFiles.resultsHeader)
+        let summary = try CSVFile.read(out.appendingPathComponent("summary.csv"), requiring: ResultsFiles.summaryHeader)
+        let expected: Set<String> = ["observeOn.throughput serial drain", "observeOn.throughput currentThread drain",
+                                     "observeOn.throughput main drain", "trampoline.nested currentThread none", "main.inline main none"]
+        XCTAssertEqual(Set(summary.map { "\($0["workload"]!) \($0["scheduler"]!) \($0["strategy"]!)" }), expected)
+        for row in summary {
+            XCTAssertEqual(row["trials"], "2")
+            XCTAssertEqual(row["invariant_violations"], "0")
+            XCTAssertEqual(row["resources_leaked"], "0")
+            XCTAssertGreaterThan(Double(row["events_per_sec"]!) ?? 0, 0)
+            XCTAssertEqual(row["suite"], "quick")
+        }
+        for row in results {
+            XCTAssertNotNil(Metric(rawValue: row["metric"]!), row["metric"]!)
+            XCTAssertTrue(["0", "1", "2"].contains(row["trial"]!))
+            XCTAssertEqual(row["run_id"], results[0]["run_id"])
+        }
+        XCTAssertTrue(run.stdout.contains("ns/event"), "the table is printed")
+    }
+
+    func testAnInjectedDuplicateFailsTheRunWithExitThreeAndKeepsTheResults() throws {
+        let out = try temporaryDirectory()
+        let run = try schedbench(["run", "--suite", "quick", "--workload", "observeOn.throughput", "--scheduler", "serial",
+                                  "--strategy", "reference", "--producers", "1", "--events", "200", "--trials", "1",
+                                  "--warmup", "0", "--no-allocations", "--out", out.path, "--quiet"],
+                                 environment: [FaultInjection.environmentKey: "duplicate"])
+        XCTAssertEqual(run.status, 3, run.stderr)
+        XCTAssertTrue(run.stderr.contains("delivered again"), run.stderr)
+        let summary = try CSVFile.read(out.appendingPathComponent("summary.csv"), requiring: ResultsFiles.summaryHeader)
+        XCTAssertEqual(summary.first?["invariant_violations"], "1")
+    }
+}

@@ -1,0 +1,44 @@
+@testable import SchedulerBench
+import XCTest
+
+/// Each workload that does not need the main thread's run loop, run in-process at a tiny
+/// size: it must complete, count its operations and report no violation. (Main-queue
+/// workloads run end to end through the CLI, whose main thread runs the RunLoop.)
+final class WorkloadTests: XCTestCase {
+    private func run(_ workload: WorkloadName, _ scheduler: SchedulerName, _ strategy: StrategyName,
+                     producers: Int = 1, events: Int, rate: Int = 0) throws -> TrialOutcome {
+        let benchCase = BenchCase(suite: "test", workload: workload, scheduler: scheduler, strategy: strategy,
+                                  producers: producers, events: events, payloadBytes: 16, rateHz: rate)
+        let report = InvariantReport()
+        let outcome = try Workloads.named(workload).runTrial(benchCase, invariants: report, checking: true)
+        XCTAssertEqual(report.count, 0, "\(benchCase): \(report.descriptions)")
+        XCTAssertGreaterThan(outcome.elapsedNanos, 0)
+        return outcome
+    }
+
+    func testThroughputWorkloadsOnEveryOffMainVariant() throws {
+        for (scheduler, strategy) in ObserveOnThroughput().variants where ![.main, .mainAsync, .concurrentMain].contains(scheduler) {
+            XCTAssertEqual(try run(.observeOnThroughput, scheduler, strategy, producers: 3, events: 600).operations, 600)
+        }
+        for scheduler in [SchedulerName.currentThread, .serial, .concurrent, .operationQueue] {
+            XCTAssertEqual(try run(.scheduleThroughput, scheduler, .none, producers: 2, events: 400).operations, 400)
+        }
+        XCTAssertEqual(try run(.scheduleThroughput, .virtual, .none, events: 400).operations, 400)
+        XCTAssertEqual(try run(.trampolineNested, .currentThread, .none, events: 1_000).operations, 1_000)
+        XCTAssertEqual(try run(.subscribeOnCycle, .serial, .none, events: 50).operations, 50)
+    }
+
+    func testLatencyWorkloadRecordsEveryEventAndDisposesMidStream() throws {
+        for strategy in [StrategyName.reference, .drain] {
+            let outcome = try run(.observeOnLatency, .serial, strategy, events: 300, rate: 20_000)
+            XCTAssertEqual(outcome.latency?.count, 300)
+        }
+        XCTAssertEqual(try run(.observeOnLatency, .none, .gcd, events: 300, rate: 20_000).latency?.count, 300)
+    }
+
+    func testPeriodicCatchUpDeliversTicksInOrder() throws {
+        let outcome = try run(.periodicCatchUp, .serial, .catchUp, events: 60, rate: 500)
+        XCTAssertEqual(outcome.metrics[.ticksExpected], 60)
+        XCTAssertGreaterThanOrEqual(outcome.metrics[.ticksDelivered] ?? 0, 55)
+    }
+}
