@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds schedbench in release mode and runs a suite into results/<run-id>/
 # (results.csv, summary.csv), printing the summary table.
-#   scripts/bench.sh                         the default suite (~8 minutes here)
-#   scripts/bench.sh --suite quick           the CI suite (~20 s)
+#   scripts/bench.sh                         the default suite (meant to take under 10 minutes)
+#   scripts/bench.sh --suite quick           the CI suite (19 s here)
 #   scripts/bench.sh --workload observeOn.latency --scheduler serial,main
 # Any `schedbench run` option may follow; see `schedbench run --help`.
 set -euo pipefail

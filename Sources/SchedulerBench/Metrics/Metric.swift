@@ -1,5 +1,5 @@
 /// A per-trial measurement with its stable snake_case name (the `metric` column) and unit.
-public enum Metric: String, CaseIterable, Sendable, Comparable {
+public enum Metric: String, CaseIterable, Sendable, DeclarationOrdered {
     case wallTime = "wall_time_s"
     case eventsPerSec = "events_per_sec"
     case nsPerEvent = "ns_per_event"
@@ -41,8 +41,4 @@ public enum Metric: String, CaseIterable, Sendable, Comparable {
 
     /// Correctness metrics: any non-zero value fails the run (exit 3).
     public var isCorrectness: Bool { self == .resourcesLeaked || self == .invariantViolations }
-
-    public static func < (lhs: Self, rhs: Self) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
 }

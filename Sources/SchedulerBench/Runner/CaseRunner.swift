@@ -24,7 +24,7 @@ public struct CaseRunner {
 
         for _ in 0..<options.warmup {
             let report = InvariantReport()
-            _ = try workload.runTrial(benchCase, invariants: report, checking: options.collect)
+            _ = try workload.runTrial(benchCase, invariants: report, checking: true)
             warmupViolations += report.count
             samples += report.descriptions
             _ = waitForResources(atMost: Resources.total)
@@ -48,13 +48,7 @@ public struct CaseRunner {
                 if let nanos = Self.throughput(bare)[.nsPerEvent] { bareNanos.append(nanos) }
             }
             let report = InvariantReport()
-            var metrics: [Metric: Double]
-            if options.collect {
-                metrics = try measuredTrial(workload, benchCase, report)
-            } else {
-                let outcome = try workload.runTrial(benchCase, invariants: report, checking: false)
-                metrics = Self.throughput(outcome)
-            }
+            var metrics = try measuredTrial(workload, benchCase, report)
             // Violations seen during warmup count against the first timed trial.
             let violations = report.count + (trial == 1 ? warmupViolations : 0)
             metrics[.invariantViolations] = Double(violations)
@@ -67,7 +61,7 @@ public struct CaseRunner {
             overhead = measured / bare - 1
         }
 
-        if options.countAllocations && options.collect {
+        if options.countAllocations {
             onTrial(TrialRecord.allocationTrial, options.trials)
             if AllocationCounter.isExact {
                 let (record, descriptions) = try allocationTrial(workload, benchCase)

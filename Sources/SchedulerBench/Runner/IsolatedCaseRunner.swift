@@ -19,7 +19,7 @@ public struct IsolatedCaseRunner: Sendable {
             .joined(separator: ",")
     }
 
-    /// Parses a `--case` argument (see `caseArgument`); nil names the problem.
+    /// Parses a `--case` argument (see `caseArgument`); the failure names the problem.
     public static func parseCase(_ text: String, suite: String) -> Result<BenchCase, WorkloadError> {
         let fields = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 7 else {

@@ -10,8 +10,6 @@ public struct RunOptions: Sendable {
     public var countAllocations = true
     /// Run only the allocation-counting trial, in this process (the child's side of the above).
     public var allocationsOnly = false
-    /// Invariant checkers and per-trial collectors on (off only to measure harness overhead).
-    public var collect = true
     /// Before each timed trial, run one with checkers and collectors off, and report the
     /// harness's overhead as the ratio of the medians (`CaseResult.overhead`).
     public var measureOverhead = false
