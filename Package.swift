@@ -35,10 +35,14 @@ let package = Package(
             pkgConfig: "jemalloc",
             providers: [.apt(["libjemalloc-dev"])]
         ),
+        // Callgrind client requests (valgrind's header, package `valgrind`) for the
+        // instruction-count mode; no-ops when not under valgrind or without the header.
+        .target(name: "CCallgrind"),
         .target(
             name: "SchedulerBench",
             dependencies: [
                 "RxSchedulers",
+                "CCallgrind",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "CSV", package: "CSV.swift"),
             ],

@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-# The harness links jemalloc (allocation statistics).
-ensure_debian_packages libjemalloc-dev pkg-config
+# The harness links jemalloc (allocation statistics) and counts instructions with valgrind.
+ensure_debian_packages libjemalloc-dev pkg-config valgrind
 
 echo "== swift test"
 swift test

@@ -62,8 +62,14 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Also run each trial with checkers and collectors off and report the harness's overhead.")
     var measureOverhead = false
 
+    @Flag(help: "Also count instructions per event under callgrind (needs valgrind; each case then also runs 20-100× slower in a child).")
+    var instructions = false
+
+    @Option(help: .hidden)
+    var countingOnly: String?
+
     @Flag(help: .hidden)
-    var allocationsOnly = false
+    var unchecked = false
 
     @Flag(help: "Do not print the summary table.")
     var noTable = false
@@ -105,6 +111,9 @@ struct RunCommand: ParsableCommand {
         guard trials >= 1 else { throw ValidationError("--trials \(trials) must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup \(warmup) must be 0 or more") }
         if let events, events < 1 { throw ValidationError("--events \(events) must be at least 1") }
+        if let countingOnly, CountingTrial(rawValue: countingOnly) == nil {
+            throw ValidationError("unknown --counting-only '\(countingOnly)'; valid: allocations, instructions")
+        }
         _ = try plan()
     }
 
@@ -150,14 +159,21 @@ struct RunCommand: ParsableCommand {
         options.trials = trials
         options.warmup = warmup
         options.countAllocations = !noAllocations
-        options.allocationsOnly = allocationsOnly
+        options.countingOnly = countingOnly.flatMap(CountingTrial.init(rawValue:))
+        options.checking = !unchecked
+        options.countInstructions = instructions
+        let valgrind = InstructionCounter.findValgrind()
+        if instructions && valgrind == nil {
+            printError("error: --instructions needs valgrind on PATH (apt-get install valgrind)")
+            throw ExitCode(1)
+        }
         options.measureOverhead = measureOverhead
         let isolation = isolate ? IsolatedCaseRunner(scratch: directory.appendingPathComponent(".children")) : nil
         let showProgress = !quiet && isatty(STDERR_FILENO) == 1
         let interrupts = Self.handleInterrupts(quiet: quiet)
 
         let run = BenchRun(cases: cases, options: options, directory: directory, provenance: provenance,
-                           showProgress: showProgress, isolation: isolation)
+                           showProgress: showProgress, isolation: isolation, valgrind: valgrind)
         let outcome = MainThreadDriver.run { run.execute() }
         interrupts.cancel()
         try? FileManager.default.removeItem(at: directory.appendingPathComponent(".children"))

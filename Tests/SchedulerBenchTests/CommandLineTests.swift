@@ -130,4 +130,26 @@ final class CommandLineTests: XCTestCase {
         let summary = try CSVFile.read(out.appendingPathComponent("summary.csv"), requiring: ResultsFiles.summaryHeader)
         XCTAssertEqual(summary.first?["invariant_violations"], "1")
     }
+
+    /// The trampoline runs on one thread, so callgrind's count must repeat exactly.
+    func testInstructionCountsRepeatExactlyForASingleThreadedCase() throws {
+        guard InstructionCounter.findValgrind() != nil else { throw XCTSkip("valgrind is not installed") }
+        var counts: [String] = []
+        for _ in 0..<2 {
+            let out = try temporaryDirectory()
+            let run = try schedbench(["run", "--suite", "quick", "--workload", "trampoline.nested", "--events", "2000",
+                                      "--trials", "1", "--warmup", "0", "--no-allocations", "--instructions",
+                                      "--out", out.path, "--quiet", "--no-table"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let results = try CSVFile.read(out.appendingPathComponent("results.csv"), requiring: ResultsFiles.resultsHeader)
+            let rows = results.filter { $0["metric"] == Metric.instructionsPerEvent.rawValue }
+            XCTAssertEqual(rows.count, 1)
+            XCTAssertEqual(rows.first?["trial"], "0")
+            XCTAssertEqual(rows.first?["events"], "2000")
+            counts += rows.compactMap { $0["value"] }
+        }
+        XCTAssertEqual(counts.count, 2)
+        XCTAssertGreaterThan(Double(counts[0]) ?? 0, 10, "a nested schedule executes more than a few instructions")
+        XCTAssertEqual(counts[0], counts[1], "instruction counts repeat exactly")
+    }
 }

@@ -17,6 +17,7 @@ public enum Metric: String, CaseIterable, Sendable, DeclarationOrdered {
     case rssPeak = "rss_peak_bytes"
     case allocsPerEvent = "allocs_per_event"
     case bytesPerEvent = "bytes_per_event"
+    case instructionsPerEvent = "instructions_per_event"
     case resourcesLeaked = "resources_leaked"
     case invariantViolations = "invariant_violations"
     case ticksExpected = "ticks_expected"
@@ -33,6 +34,7 @@ public enum Metric: String, CaseIterable, Sendable, DeclarationOrdered {
         case .rssPeak: return "bytes"
         case .allocsPerEvent: return "allocs/event"
         case .bytesPerEvent: return "bytes/event"
+        case .instructionsPerEvent: return "instructions/event"
         }
     }
 

@@ -31,7 +31,7 @@ public enum ResultsFiles {
 
     public static func summaryRows(_ cases: [CaseResult], provenance: Provenance) -> [[String]] {
         cases.map { result in
-            let timed = result.trials.filter { $0.trial != TrialRecord.allocationTrial }.count
+            let timed = result.trials.filter { $0.trial != TrialRecord.countingTrial }.count
             var row = provenance.columnValues + result.benchCase.columnValues + [String(timed)]
             for metric in Metric.allCases {
                 let values = result.values(metric)

@@ -1,5 +1,6 @@
 /// The metrics of one trial of one case: one `results.csv` row per metric.
-/// Trial numbers start at 1; trial 0 is the untimed allocation-counting trial.
+/// Trial numbers start at 1; trial 0 holds the untimed counting trials (allocations,
+/// instructions).
 public struct TrialRecord: Sendable, Equatable {
     public var benchCase: BenchCase
     public var trial: Int
@@ -11,8 +12,30 @@ public struct TrialRecord: Sendable, Equatable {
         self.metrics = metrics
     }
 
-    /// The trial number of the allocation-counting trial.
-    public static let allocationTrial = 0
+    /// The trial number of the counting trials.
+    public static let countingTrial = 0
+}
+
+/// The harness's cost on one case: each timed trial is paired with one run just before it
+/// with checkers and collectors off; per pair, ns/event on over off, minus 1 (0.02 = 2%).
+/// `median` is the median over pairs, `low`/`high` its distribution-free interval
+/// (`Statistics.medianInterval`). Pairing cancels drift between trials; the interval
+/// shows how much noise is left.
+public struct HarnessOverhead: Sendable {
+    public var median: Double
+    public var low: Double
+    public var high: Double
+    public var pairs: Int
+
+    /// Nil without pairs.
+    public init?(pairs: [(on: Double, off: Double)]) {
+        let ratios = pairs.filter { $0.off > 0 }.map { $0.on / $0.off - 1 }
+        guard let median = Statistics.median(ratios), let interval = Statistics.medianInterval(ratios) else { return nil }
+        self.median = median
+        low = interval.low
+        high = interval.high
+        self.pairs = ratios.count
+    }
 }
 
 /// The rows of one finished case, in trial order.
@@ -21,14 +44,25 @@ public struct CaseResult: Sendable {
     public var trials: [TrialRecord]
     /// Invariant violation descriptions (the first few), for the error report.
     public var violationSamples: [String]
-    /// With `RunOptions.measureOverhead`: median ns/event with the harness's checkers and
-    /// collectors on, over the median with them off, minus 1 (0.02 = 2% overhead).
-    public var overhead: Double?
+    /// With `RunOptions.measureOverhead`: the harness's own cost on this case.
+    public var overhead: HarnessOverhead?
+    /// With `measureOverhead` and `countInstructions`: instructions per event with the
+    /// checkers on over off, minus 1. Exact where the counts repeat exactly.
+    public var instructionOverhead: Double?
 
     public init(benchCase: BenchCase, trials: [TrialRecord], violationSamples: [String] = []) {
         self.benchCase = benchCase
         self.trials = trials
         self.violationSamples = violationSamples
+    }
+
+    /// Adds a counting trial's metrics to trial 0 (violations add up).
+    public mutating func addCounting(_ record: TrialRecord) {
+        guard let index = trials.firstIndex(where: { $0.trial == TrialRecord.countingTrial }) else {
+            trials.append(record)
+            return
+        }
+        trials[index].metrics.merge(record.metrics) { old, new in old + new }
     }
 
     /// The timed trials' values of `metric` (the allocation trial included for allocation metrics).

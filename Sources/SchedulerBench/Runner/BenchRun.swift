@@ -22,17 +22,18 @@ public final class BenchRun {
     private let provenance: Provenance
     private let progress: ProgressLine
     private let isolation: IsolatedCaseRunner?
-    private let allocationChild: IsolatedCaseRunner
+    /// Runs the counting trials: allocations, and instructions when valgrind is known.
+    private let countingChild: IsolatedCaseRunner
 
     public init(cases: [BenchCase], options: RunOptions, directory: URL, provenance: Provenance,
-                showProgress: Bool, isolation: IsolatedCaseRunner? = nil) {
+                showProgress: Bool, isolation: IsolatedCaseRunner? = nil, valgrind: String? = nil) {
         self.cases = cases
         self.options = options
         self.directory = directory
         self.provenance = provenance
         progress = ProgressLine(enabled: showProgress)
         self.isolation = isolation
-        allocationChild = IsolatedCaseRunner(scratch: directory.appendingPathComponent(".children"))
+        countingChild = IsolatedCaseRunner(scratch: directory.appendingPathComponent(".children"), valgrind: valgrind)
     }
 
     public func execute() -> Outcome {
@@ -49,16 +50,20 @@ public final class BenchRun {
                 if let isolation {
                     result = try isolation.run(benchCase, options: options)
                 } else {
-                    var runner = CaseRunner(options: options, allocationChild: allocationChild)
+                    var runner = CaseRunner(options: options, countingChild: countingChild)
                     runner.onTrial = { [progress] trial, of in
-                        progress.update(trial == TrialRecord.allocationTrial ? "\(label) allocations" : "\(label) trial \(trial)/\(of)")
+                        progress.update(trial == TrialRecord.countingTrial ? "\(label) allocations" : "\(label) trial \(trial)/\(of)")
                     }
                     result = try runner.run(benchCase)
                 }
                 outcome.results.append(result)
                 if let overhead = result.overhead {
-                    let percent = String(format: "%+.1f%%", overhead * 100)
-                    progress.message("harness overhead \(percent) (median ns/event, collectors on vs off, interleaved): \(benchCase)")
+                    let percent: (Double) -> String = { String(format: "%+.1f%%", $0 * 100) }
+                    progress.message("harness overhead \(percent(overhead.median)) [\(percent(overhead.low)), \(percent(overhead.high))] "
+                                     + "(median of \(overhead.pairs) paired trials, ns/event collectors on vs off): \(benchCase)")
+                }
+                if let overhead = result.instructionOverhead {
+                    progress.message("harness overhead \(String(format: "%+.2f%%", overhead * 100)) (instructions/event checkers on vs off): \(benchCase)")
                 }
                 if result.correctnessFailures > 0 {
                     outcome.failedCases.append(result)

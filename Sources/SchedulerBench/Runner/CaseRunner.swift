@@ -2,18 +2,20 @@ import Foundation
 import RxSchedulers
 
 /// Runs one case: warmup, timed trials with the process collectors around each, then the
-/// allocation-counting trial. Collectors read outside the timed region: getrusage and the
-/// thread/RSS reads happen before and after the trial, the thread sampler wakes every 10 ms.
+/// counting trials (allocations; instructions when asked), recorded together as trial 0.
+/// Collectors read outside the timed region: getrusage and the thread/RSS reads happen
+/// before and after the trial, the thread sampler wakes every 10 ms.
 public struct CaseRunner {
     public var options: RunOptions
-    /// Runs the allocation trial in a child process when this process cannot count exactly.
-    public var allocationChild: IsolatedCaseRunner?
-    /// Called before each trial: (trial, of) — trial 0 is the allocation trial.
+    /// Runs the counting trials in child processes: allocations when this process cannot
+    /// count them exactly, instructions (`options.countInstructions`) always.
+    public var countingChild: IsolatedCaseRunner?
+    /// Called before each trial: (trial, of) — trial 0 is a counting trial.
     public var onTrial: (Int, Int) -> Void = { _, _ in }
 
-    public init(options: RunOptions, allocationChild: IsolatedCaseRunner? = nil) {
+    public init(options: RunOptions, countingChild: IsolatedCaseRunner? = nil) {
         self.options = options
-        self.allocationChild = allocationChild
+        self.countingChild = countingChild
     }
 
     public func run(_ benchCase: BenchCase) throws -> CaseResult {
@@ -24,70 +26,107 @@ public struct CaseRunner {
 
         for _ in 0..<options.warmup {
             let report = InvariantReport()
-            _ = try workload.runTrial(benchCase, invariants: report, checking: true)
+            _ = try workload.runTrial(benchCase, invariants: report, checking: options.checking)
             warmupViolations += report.count
             samples += report.descriptions
             _ = waitForResources(atMost: Resources.total)
         }
 
-        if options.allocationsOnly {
-            // Without exact counts (jemalloc not serving malloc, as under ThreadSanitizer) the
-            // allocation metrics are left out rather than guessed.
-            guard AllocationCounter.isExact else { return CaseResult(benchCase: benchCase, trials: []) }
-            let (record, descriptions) = try allocationTrial(workload, benchCase)
+        if let counting = options.countingOnly {
+            let (record, descriptions) = try countingTrial(counting, workload, benchCase)
             records += record.map { [$0] } ?? []
             samples += descriptions
             return CaseResult(benchCase: benchCase, trials: records, violationSamples: Array(samples.prefix(InvariantReport.keptDescriptions)))
         }
 
-        var bareNanos: [Double] = []
+        var overheadPairs: [(on: Double, off: Double)] = []
         for trial in 1...options.trials {
             onTrial(trial, options.trials)
+            var bareNanos: Double?
             if options.measureOverhead {
                 let bare = try workload.runTrial(benchCase, invariants: InvariantReport(), checking: false)
-                if let nanos = Self.throughput(bare)[.nsPerEvent] { bareNanos.append(nanos) }
+                bareNanos = Self.throughput(bare)[.nsPerEvent]
             }
             let report = InvariantReport()
             var metrics = try measuredTrial(workload, benchCase, report)
             // Violations seen during warmup count against the first timed trial.
             let violations = report.count + (trial == 1 ? warmupViolations : 0)
             metrics[.invariantViolations] = Double(violations)
+            if let off = bareNanos, let on = metrics[.nsPerEvent] { overheadPairs.append((on, off)) }
             samples += report.descriptions
             records.append(TrialRecord(benchCase: benchCase, trial: trial, metrics: metrics))
         }
-
-        var overhead: Double?
-        if let bare = Statistics.median(bareNanos), let measured = Statistics.median(records.compactMap { $0.metrics[.nsPerEvent] }), bare > 0 {
-            overhead = measured / bare - 1
-        }
+        var result = CaseResult(benchCase: benchCase, trials: records)
+        result.overhead = HarnessOverhead(pairs: overheadPairs)
 
         if options.countAllocations {
-            onTrial(TrialRecord.allocationTrial, options.trials)
+            onTrial(TrialRecord.countingTrial, options.trials)
             if AllocationCounter.isExact {
-                let (record, descriptions) = try allocationTrial(workload, benchCase)
-                records += record.map { [$0] } ?? []
+                let (record, descriptions) = try countingTrial(.allocations, workload, benchCase)
+                if let record { result.addCounting(record) }
                 samples += descriptions
-            } else if let allocationChild {
-                let counted = try allocationChild.run(benchCase, options: options, allocationsOnly: true)
-                records += counted.trials
+            } else if let countingChild {
+                let counted = try countingChild.run(benchCase, options: options, counting: .allocations)
+                counted.trials.forEach { result.addCounting($0) }
                 samples += counted.violationSamples
             }
         }
-        var result = CaseResult(benchCase: benchCase, trials: records, violationSamples: Array(samples.prefix(InvariantReport.keptDescriptions)))
-        result.overhead = overhead
+        if options.countInstructions, let countingChild {
+            onTrial(TrialRecord.countingTrial, options.trials)
+            let counted = try countingChild.countInstructions(benchCase, options: options)
+            counted.trials.forEach { result.addCounting($0) }
+            samples += counted.violationSamples
+            if options.measureOverhead {
+                var unchecked = options
+                unchecked.checking = false
+                let bare = try countingChild.countInstructions(benchCase, options: unchecked)
+                if let on = counted.values(.instructionsPerEvent).first, let off = bare.values(.instructionsPerEvent).first, off > 0 {
+                    result.instructionOverhead = on / off - 1
+                }
+            }
+        }
+        result.violationSamples = Array(samples.prefix(InvariantReport.keptDescriptions))
         return result
+    }
+
+    /// One untimed counting trial in this process: allocations (this process must count
+    /// exactly, or the metrics are left out rather than guessed — as under ThreadSanitizer)
+    /// or instructions (this process must run under callgrind).
+    private func countingTrial(_ counting: CountingTrial, _ workload: any Workload, _ benchCase: BenchCase) throws -> (TrialRecord?, [String]) {
+        switch counting {
+        case .allocations:
+            guard AllocationCounter.isExact else { return (nil, []) }
+            return try allocationTrial(workload, benchCase)
+        case .instructions:
+            guard InstructionCounter.isActive else {
+                throw WorkloadError("counting instructions needs the process to run under schedbench's callgrind child")
+            }
+            return try instructionTrial(workload, benchCase)
+        }
+    }
+
+    /// The child's side of `IsolatedCaseRunner.countInstructions`: one trial with callgrind's
+    /// instrumentation on.
+    private func instructionTrial(_ workload: any Workload, _ benchCase: BenchCase) throws -> (TrialRecord?, [String]) {
+        let report = InvariantReport()
+        _ = try InstructionCounter.instrument { try workload.runTrial(benchCase, invariants: report, checking: options.checking) }
+        _ = waitForResources(atMost: Resources.total)
+        let record = TrialRecord(benchCase: benchCase, trial: TrialRecord.countingTrial, metrics: [
+            .invariantViolations: Double(report.count),
+        ])
+        return (record, report.descriptions)
     }
 
     /// One untimed trial between two allocation snapshots (this process must count exactly).
     private func allocationTrial(_ workload: any Workload, _ benchCase: BenchCase) throws -> (TrialRecord?, [String]) {
         let report = InvariantReport()
         let before = AllocationCounter.snapshot()
-        let outcome = try workload.runTrial(benchCase, invariants: report, checking: true)
+        let outcome = try workload.runTrial(benchCase, invariants: report, checking: options.checking)
         let after = AllocationCounter.snapshot()
         _ = waitForResources(atMost: Resources.total)
         guard let before, let after, outcome.operations > 0 else { return (nil, report.descriptions) }
         let counted = after - before
-        let record = TrialRecord(benchCase: benchCase, trial: TrialRecord.allocationTrial, metrics: [
+        let record = TrialRecord(benchCase: benchCase, trial: TrialRecord.countingTrial, metrics: [
             .allocsPerEvent: Double(counted.requests) / Double(outcome.operations),
             .bytesPerEvent: Double(counted.bytes) / Double(outcome.operations),
             .invariantViolations: Double(report.count),

@@ -6,10 +6,13 @@ import Foundation
 public struct IsolatedCaseRunner: Sendable {
     public var executable: String
     public var scratch: URL
+    /// `valgrind`, for instruction-counting children (`InstructionCounter.findValgrind()`).
+    public var valgrind: String?
 
-    public init(executable: String = "/proc/self/exe", scratch: URL) {
+    public init(executable: String = "/proc/self/exe", scratch: URL, valgrind: String? = nil) {
         self.executable = executable
         self.scratch = scratch
+        self.valgrind = valgrind
     }
 
     /// `workload,scheduler,strategy,producers,events,payload_bytes,rate_hz` — the `--case` argument.
@@ -36,35 +39,90 @@ public struct IsolatedCaseRunner: Sendable {
                                   producers: numbers[0], events: numbers[1], payloadBytes: numbers[2], rateHz: numbers[3]))
     }
 
-    /// Runs `benchCase` in a child; with `allocationsOnly`, only its allocation-counting trial
-    /// (the child then runs with `AllocationCounter.environment`).
-    func run(_ benchCase: BenchCase, options: RunOptions, allocationsOnly: Bool = false) throws -> CaseResult {
+    /// Runs `benchCase` in a child; with `counting`, only that counting trial: allocations
+    /// in a child with `AllocationCounter.environment`, instructions in a child under callgrind.
+    /// `collect` reads whatever else the child left in its directory before it is removed.
+    func run(_ benchCase: BenchCase, options: RunOptions, counting: CountingTrial? = nil,
+             collect: (URL) throws -> Void = { _ in }) throws -> CaseResult {
         let out = scratch.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
+        var arguments = ["run", "--suite", benchCase.suite, "--case", Self.caseArgument(benchCase),
+                         "--trials", String(options.trials), "--warmup", String(options.warmup),
+                         "--out", out.path, "--quiet", "--no-table"]
+            + (options.countAllocations ? [] : ["--no-allocations"])
+            + (options.countInstructions && counting == nil ? ["--instructions"] : [])
+            + (counting.map { ["--counting-only", $0.rawValue] } ?? [])
+            + (options.checking ? [] : ["--unchecked"])
         let child = Process()
         child.executableURL = URL(fileURLWithPath: executable)
-        child.arguments = ["run", "--suite", benchCase.suite, "--case", Self.caseArgument(benchCase),
-                           "--trials", String(options.trials), "--warmup", String(options.warmup),
-                           "--out", out.path, "--quiet", "--no-table"]
-            + (options.countAllocations ? [] : ["--no-allocations"])
-            + (allocationsOnly ? ["--allocations-only"] : [])
-        if allocationsOnly {
+        switch counting {
+        case .allocations:
             child.environment = ProcessInfo.processInfo.environment.merging(AllocationCounter.environment) { $1 }
+        case .instructions:
+            guard let valgrind else { throw WorkloadError("counting instructions needs valgrind on PATH (apt-get install valgrind)") }
+            let dumps = out.appendingPathComponent("callgrind.out").path
+            // valgrind runs the real binary: /proc/self/exe would name valgrind itself.
+            let real = (try? FileManager.default.destinationOfSymbolicLink(atPath: executable)) ?? executable
+            let binary = try InstructionCounter.strippedCopy(of: real, in: scratch)
+            arguments = InstructionCounter.valgrindArguments(output: dumps, executable: binary, arguments: arguments)
+            child.executableURL = URL(fileURLWithPath: valgrind)
+            child.environment = ProcessInfo.processInfo.environment.merging([InstructionCounter.outputVariable: dumps]) { $1 }
+        case nil:
+            break
         }
-        // The parent reports what the child measured; the child's own messages would repeat it.
+        child.arguments = arguments
+        // The parent reports what the child measured; the child's own messages would repeat
+        // it. Its stderr is kept to explain a failure.
+        let errors = out.appendingPathComponent("stderr.txt")
+        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let errorHandle = try FileHandle(forWritingTo: errors)
+        defer { try? errorHandle.close() }
         child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
+        child.standardError = errorHandle
         try child.run()
         child.waitUntilExit()
         // Exit 3 (a correctness failure) still wrote its results; anything else but 0 did not.
         guard child.terminationStatus == 0 || child.terminationStatus == 3 else {
-            throw WorkloadError("isolated child exited with status \(child.terminationStatus)")
+            let said = (try? String(contentsOf: errors, encoding: .utf8))?
+                .split(separator: "\n").suffix(3).joined(separator: " | ") ?? ""
+            throw WorkloadError("child process exited with status \(child.terminationStatus)" + (said.isEmpty ? "" : ": \(said)"))
         }
         guard var result = try ResultsFiles.read(out.path).cases.first else {
             throw WorkloadError("isolated child wrote no results")
         }
+        try collect(out)
         result.benchCase = benchCase
+        return result
+    }
+
+    /// Instructions per event as a marginal cost: two children under callgrind count the
+    /// case at half its events and at all of them; the difference in instructions over the
+    /// difference in operations cancels setup and teardown (threads, subscriptions).
+    /// Returns trial 0 with `instructions_per_event` and both children's violations.
+    func countInstructions(_ benchCase: BenchCase, options: RunOptions) throws -> CaseResult {
+        var half = benchCase
+        half.events = max(1, benchCase.events / 2)
+        var counts: [InstructionCounter.Count] = []
+        var result = CaseResult(benchCase: benchCase, trials: [])
+        for sized in [half, benchCase] {
+            let child = try run(sized, options: options, counting: .instructions) { out in
+                counts.append(try InstructionCounter.read(output: out.appendingPathComponent("callgrind.out").path))
+            }
+            for var record in child.trials {
+                record.benchCase = benchCase
+                result.addCounting(record)
+            }
+            result.violationSamples += child.violationSamples
+        }
+        let operations = counts[1].operations - counts[0].operations
+        guard operations > 0, counts[1].instructions >= counts[0].instructions else {
+            throw WorkloadError("cannot count instructions per event: \(counts[0].instructions) and \(counts[1].instructions) instructions "
+                                + "for \(counts[0].operations) and \(counts[1].operations) operations at \(half.events) and \(benchCase.events) events")
+        }
+        result.addCounting(TrialRecord(benchCase: benchCase, trial: TrialRecord.countingTrial, metrics: [
+            .instructionsPerEvent: Double(counts[1].instructions - counts[0].instructions) / Double(operations),
+        ]))
         return result
     }
 }
