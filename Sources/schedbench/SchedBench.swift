@@ -12,10 +12,11 @@ struct SchedBench: ParsableCommand {
             RxSchedulers core, checks correctness invariants while measuring, and writes \
             results.csv and summary.csv.
 
-            Exit codes: 0 ok; 1 error (unreadable input, unwritable output); 3 correctness \
+            Exit codes: 0 ok; 1 error (unreadable input, unwritable output); 2 performance \
+            regression (compare, gate); 3 correctness \
             failure (invariant violated or resources leaked); 64 usage.
             """,
-        subcommands: [RunCommand.self, ListCommand.self]
+        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self]
     )
 
     static func main() {

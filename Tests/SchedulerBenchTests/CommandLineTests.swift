@@ -152,4 +152,89 @@ final class CommandLineTests: XCTestCase {
         XCTAssertGreaterThan(Double(counts[0]) ?? 0, 10, "a nested schedule executes more than a few instructions")
         XCTAssertEqual(counts[0], counts[1], "instruction counts repeat exactly")
     }
+
+    /// Writes a results directory with one serial/drain case whose ns/event trials are given.
+    private func writeRun(nanos: [Double], violations: Double = 0, producers: Int = 1) throws -> URL {
+        let directory = try temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let benchCase = BenchCase(suite: "quick", workload: .observeOnThroughput, scheduler: .serial, strategy: .drain,
+                                  producers: producers, events: 1_000, payloadBytes: 0, rateHz: 0)
+        let trials = nanos.enumerated().map { index, value in
+            TrialRecord(benchCase: benchCase, trial: index + 1, metrics: [.nsPerEvent: value, .eventsPerSec: 1e9 / value,
+                                                                          .invariantViolations: index == 0 ? violations : 0])
+        }
+        try ResultsFiles.write([CaseResult(benchCase: benchCase, trials: trials)], provenance: Provenance.current(), to: directory)
+        return directory
+    }
+
+    func testCompareExitCodes() throws {
+        let base = try writeRun(nanos: [100, 101, 99, 100, 102])
+        let same = try writeRun(nanos: [101, 100, 99, 101, 100])
+        let slower = try writeRun(nanos: [130, 131, 129, 130, 132])
+        let broken = try writeRun(nanos: [100, 101, 99, 100, 102], violations: 1)
+        let other = try writeRun(nanos: [100, 101, 99], producers: 4)
+
+        let unchanged = try schedbench(["compare", base.path, same.path])
+        XCTAssertEqual(unchanged.status, 0, unchanged.stderr)
+        XCTAssertTrue(unchanged.stdout.contains("unchanged"), unchanged.stdout)
+
+        let regressed = try schedbench(["compare", base.path, slower.path, "--format", "markdown"])
+        XCTAssertEqual(regressed.status, 2, regressed.stderr)
+        XCTAssertTrue(regressed.stdout.contains("**regressed**"), regressed.stdout)
+        XCTAssertEqual(try schedbench(["compare", base.path, slower.path, "--threshold", "50%"]).status, 0, "within a 50% threshold")
+
+        let failing = try schedbench(["compare", base.path, broken.path])
+        XCTAssertEqual(failing.status, 3, failing.stderr)
+        XCTAssertTrue(failing.stdout.contains("correctness failure in NEW"), failing.stdout)
+
+        let missing = try schedbench(["compare", base.path, "/nonexistent/results.csv"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("/nonexistent/results.csv"), missing.stderr)
+
+        let disjoint = try schedbench(["compare", base.path, other.path])
+        XCTAssertEqual(disjoint.status, 1, "no case in common")
+        XCTAssertTrue(disjoint.stdout.contains("only in NEW"), disjoint.stdout)
+
+        let csv = try schedbench(["compare", base.path, slower.path, "--format", "csv", "--metric", "ns_per_event"])
+        XCTAssertEqual(csv.stdout.split(separator: "\n").count, 2, csv.stdout)
+
+        XCTAssertEqual(try schedbench(["compare", base.path, same.path, "--threshold", "lots"]).status, 64)
+        XCTAssertEqual(try schedbench(["compare", base.path, same.path, "--metric", "speed"]).status, 64)
+        XCTAssertEqual(try schedbench(["compare", base.path, same.path, "--format", "pdf"]).status, 64)
+    }
+
+    func testCompareRequireAllFailsOnOneSidedCases() throws {
+        let base = try temporaryDirectory()
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        let one = try writeRun(nanos: [100, 101, 99])
+        let four = try writeRun(nanos: [50, 51, 49], producers: 4)
+        let both = try ResultsFiles.read(one.path).cases + ResultsFiles.read(four.path).cases
+        try ResultsFiles.write(both, provenance: Provenance.current(), to: base)
+        XCTAssertEqual(try schedbench(["compare", base.path, one.path]).status, 0)
+        let strict = try schedbench(["compare", base.path, one.path, "--require-all"])
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertTrue(strict.stderr.contains("--require-all"), strict.stderr)
+    }
+
+    func testGateRunsBothBuildsInterleavedAndComparesThem() throws {
+        let out = try temporaryDirectory()
+        // Two rounds are too few for time to be decided; allocation counts repeat exactly,
+        // so the same build against itself must pass on them.
+        let arguments = ["gate", "--baseline", executable.path, "--candidate", executable.path, "--rounds", "2",
+                         "--metric", "allocs_per_event", "--out", out.path, "--", "--suite", "quick", "--workload", "trampoline.nested", "--events", "2000", "--warmup", "0"]
+        let run = try schedbench(arguments)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        for side in ["baseline", "candidate"] {
+            let cases = try ResultsFiles.read(out.appendingPathComponent(side).path).cases
+            XCTAssertEqual(cases.first?.values(.nsPerEvent).count, 2, "two rounds, one trial each")
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("comparison.csv").path))
+
+        let faulty = try schedbench(arguments.map { $0 == "trampoline.nested" ? "observeOn.throughput" : $0 } + ["--scheduler", "serial", "--strategy", "reference", "--producers", "1"],
+                                    environment: [FaultInjection.environmentKey: "duplicate"])
+        XCTAssertEqual(faulty.status, 3, faulty.stderr)
+
+        XCTAssertEqual(try schedbench(["gate", "--baseline", "/nonexistent", "--candidate", executable.path]).status, 64)
+        XCTAssertEqual(try schedbench(["gate", "--baseline", executable.path, "--candidate", executable.path, "--", "--trials", "3"]).status, 64)
+    }
 }

@@ -41,4 +41,37 @@ final class WorkloadTests: XCTestCase {
         XCTAssertEqual(outcome.metrics[.ticksExpected], 60)
         XCTAssertGreaterThanOrEqual(outcome.metrics[.ticksDelivered] ?? 0, 55)
     }
+
+    /// Every scheduler × strategy each workload lists runs once at a tiny size (the default
+    /// suite once crashed on a combination no test had run). The trials run on a background
+    /// thread while this test's thread — XCTest's main thread — drains the main queue.
+    func testEveryListedCombinationRuns() throws {
+        XCTAssertTrue(Thread.isMainThread)
+        for workload in Workloads.all {
+            for (scheduler, strategy) in workload.variants {
+                let events = workload.name == .mainFlood ? 200 : 12
+                let benchCase = BenchCase(suite: "test", workload: workload.name, scheduler: scheduler, strategy: strategy,
+                                          producers: 1, events: events, payloadBytes: 0, rateHz: workload.defaultRateHz)
+                if workload.skipReason(benchCase) != nil { continue }
+                let report = InvariantReport()
+                let finished = DispatchSemaphore(value: 0)
+                let outcome = OutcomeBox()
+                Thread.detachNewThread {
+                    outcome.value = Result { try workload.runTrial(benchCase, invariants: report, checking: true) }
+                    finished.signal()
+                }
+                let deadline = Date().addingTimeInterval(30)
+                while finished.wait(timeout: .now()) == .timedOut && Date() < deadline {
+                    RunLoop.main.run(until: Date().addingTimeInterval(0.005))
+                }
+                XCTAssertGreaterThan(try XCTUnwrap(outcome.value, "\(benchCase) did not finish").get().operations, 0, "\(benchCase)")
+                XCTAssertEqual(report.count, 0, "\(benchCase): \(report.descriptions)")
+            }
+        }
+    }
+}
+
+/// Hands a trial's outcome from its thread to the test; the semaphore orders the accesses.
+private final class OutcomeBox: @unchecked Sendable {
+    var value: Result<TrialOutcome, Error>?
 }

@@ -42,13 +42,14 @@ public struct CaseRunner {
         var overheadPairs: [(on: Double, off: Double)] = []
         for trial in 1...options.trials {
             onTrial(trial, options.trials)
+            // The overhead pair's bare trial runs before the measured one in odd trials and
+            // after it in even ones, so neither always has the warmer start.
             var bareNanos: Double?
-            if options.measureOverhead {
-                let bare = try workload.runTrial(benchCase, invariants: InvariantReport(), checking: false)
-                bareNanos = Self.throughput(bare)[.nsPerEvent]
-            }
+            let bareFirst = trial % 2 == 1
+            if options.measureOverhead && bareFirst { bareNanos = try bareTrial(workload, benchCase) }
             let report = InvariantReport()
             var metrics = try measuredTrial(workload, benchCase, report)
+            if options.measureOverhead && !bareFirst { bareNanos = try bareTrial(workload, benchCase) }
             // Violations seen during warmup count against the first timed trial.
             let violations = report.count + (trial == 1 ? warmupViolations : 0)
             metrics[.invariantViolations] = Double(violations)
@@ -103,6 +104,15 @@ public struct CaseRunner {
             }
             return try instructionTrial(workload, benchCase)
         }
+    }
+
+    /// A trial with checkers and collectors off (for `measureOverhead`), settled like a
+    /// measured one so the next trial does not compete with its teardown; its ns/event.
+    private func bareTrial(_ workload: any Workload, _ benchCase: BenchCase) throws -> Double? {
+        let resourcesBefore = Resources.total
+        let bare = try workload.runTrial(benchCase, invariants: InvariantReport(), checking: false)
+        _ = waitForResources(atMost: resourcesBefore)
+        return Self.throughput(bare)[.nsPerEvent]
     }
 
     /// The child's side of `IsolatedCaseRunner.countInstructions`: one trial with callgrind's

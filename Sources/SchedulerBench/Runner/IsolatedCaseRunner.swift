@@ -75,7 +75,7 @@ public struct IsolatedCaseRunner: Sendable {
         // The parent reports what the child measured; the child's own messages would repeat
         // it. Its stderr is kept to explain a failure.
         let errors = out.appendingPathComponent("stderr.txt")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         let errorHandle = try FileHandle(forWritingTo: errors)
         defer { try? errorHandle.close() }
         child.standardOutput = FileHandle.nullDevice

@@ -1,0 +1,124 @@
+import Foundation
+
+/// BASE against NEW, case by case and metric by metric (`schedbench compare`).
+///
+/// Cases match on every case column except `suite` (the same case measured by different
+/// suites is the same measurement). Each metric present on both sides gets a
+/// `RatioEstimate` and a verdict against its threshold; correctness failures in NEW and
+/// cases present on one side only are listed separately.
+public struct Comparison: Sendable {
+    public enum Verdict: String, Sendable, CaseIterable {
+        /// The confidence bound nearest "no change" is worse than the threshold.
+        case regressed
+        /// The confidence bound nearest "no change" is better than the threshold.
+        case improved
+        /// Both bounds lie within the threshold either way.
+        case unchanged
+        /// Too noisy to tell: the interval reaches past a threshold and includes small changes.
+        case inconclusive
+    }
+
+    public struct Row: Sendable {
+        public var benchCase: BenchCase
+        public var metric: Metric
+        public var baseMedian: Double
+        public var newMedian: Double
+        public var baseTrials: Int
+        public var newTrials: Int
+        /// The ratio with the one-sided bounds the verdict uses (`Comparison.decisionConfidence`).
+        /// Nil when no ratio exists (a zero or negative value on one side only).
+        public var estimate: RatioEstimate?
+        /// The same ratio with a two-sided 95% confidence interval, for reading.
+        public var interval95: RatioEstimate?
+        public var threshold: Double
+        public var verdict: Verdict
+    }
+
+    public var rows: [Row]
+    public var onlyInBase: [BenchCase]
+    public var onlyInNew: [BenchCase]
+    /// NEW's cases with invariant violations or leaked resources, with the totals.
+    public var correctnessFailures: [(benchCase: BenchCase, violations: Double, leaked: Double)]
+
+    public func count(_ verdict: Verdict) -> Int { rows.filter { $0.verdict == verdict }.count }
+
+    /// The confidence of each one-sided bound a verdict rests on. "Regressed" means: with 90%
+    /// confidence, NEW is worse than BASE by more than the threshold. So a change exactly at
+    /// the threshold is called a regression in at most 10% of comparisons, a change well
+    /// inside it almost never, and a change twice the threshold almost always at 10 trials
+    /// and 3% noise (the measured rates are in README, "Gating CI"). At 95% the detection
+    /// of a 10% slowdown at 10 trials and 3% CV falls to about 95% (94.9% measured).
+    public static let decisionConfidence = 0.90
+
+    /// Compares the metrics in `metrics` that both sides recorded.
+    public init(base: [CaseResult], new: [CaseResult], thresholds: Thresholds,
+                metrics: [Metric] = Metric.comparedByDefault, confidence: Double = Comparison.decisionConfidence) {
+        func key(_ benchCase: BenchCase) -> BenchCase {
+            var key = benchCase
+            key.suite = ""
+            return key
+        }
+        let baseByKey = Dictionary(base.map { (key($0.benchCase), $0) }, uniquingKeysWith: { first, _ in first })
+        let newKeys = Set(new.map { key($0.benchCase) })
+        onlyInBase = base.map(\.benchCase).filter { !newKeys.contains(key($0)) }
+        onlyInNew = new.map(\.benchCase).filter { baseByKey[key($0)] == nil }
+        correctnessFailures = new.compactMap { result in
+            let violations = result.values(.invariantViolations).reduce(0) { $0 + max(0, $1) }
+            let leaked = result.values(.resourcesLeaked).reduce(0) { $0 + max(0, $1) }
+            return violations + leaked > 0 ? (result.benchCase, violations, leaked) : nil
+        }
+        rows = []
+        for newResult in new {
+            guard let baseResult = baseByKey[key(newResult.benchCase)] else { continue }
+            for metric in metrics {
+                let floor = metric.comparisonFloor
+                let baseValues = baseResult.values(metric).map { max($0, floor) }
+                let newValues = newResult.values(metric).map { max($0, floor) }
+                guard let baseMedian = Statistics.median(baseResult.values(metric)),
+                      let newMedian = Statistics.median(newResult.values(metric)) else { continue }
+                let threshold = thresholds.threshold(for: metric, in: newResult.benchCase.workload)
+                let estimate = RatioEstimate(base: baseValues, new: newValues, confidence: confidence)
+                rows.append(Row(benchCase: newResult.benchCase, metric: metric, baseMedian: baseMedian, newMedian: newMedian,
+                                baseTrials: baseValues.count, newTrials: newValues.count, estimate: estimate,
+                                interval95: RatioEstimate(base: baseValues, new: newValues, confidence: 0.975),
+                                threshold: threshold, verdict: Self.verdict(estimate, metric: metric, threshold: threshold)))
+            }
+        }
+    }
+
+    /// Verdicts read the ratio as "how many times worse": NEW/BASE for costs, BASE/NEW for
+    /// metrics where higher is better.
+    static func verdict(_ estimate: RatioEstimate?, metric: Metric, threshold: Double) -> Verdict {
+        guard let estimate else { return .inconclusive }
+        let worseLow = metric.higherIsBetter ? 1 / estimate.high : estimate.low
+        let worseHigh = metric.higherIsBetter ? 1 / estimate.low : estimate.high
+        let limit = 1 + threshold
+        if worseLow > limit { return .regressed }
+        if worseHigh < 1 / limit { return .improved }
+        if worseLow >= 1 / limit && worseHigh <= limit { return .unchanged }
+        return .inconclusive
+    }
+}
+
+extension Metric {
+    /// Compared unless `--metric` says otherwise: throughput, latency, allocations,
+    /// instructions, CPU and ticks. Left out: wall time (ns/event says it per event),
+    /// the tail beyond p99 and context switches (too noisy to gate on by default), counts
+    /// that are inputs or correctness (listed separately).
+    public static let comparedByDefault: [Metric] = [
+        .eventsPerSec, .nsPerEvent, .latencyP50, .latencyP99, .cpuUser, .cpuSys, .rssPeak,
+        .allocsPerEvent, .bytesPerEvent, .instructionsPerEvent, .ticksDelivered, .tickLatenessP99,
+    ]
+
+    /// Values below this compare as this, so a path that allocated nothing and now
+    /// allocates once per 100 events is unchanged, while one allocation per event is a
+    /// large regression rather than an undefined ratio.
+    var comparisonFloor: Double {
+        switch self {
+        case .allocsPerEvent: return 0.01
+        case .bytesPerEvent: return 1
+        case .cpuUser, .cpuSys: return 0.001
+        default: return 0
+        }
+    }
+}
