@@ -3,6 +3,7 @@
 # stored in Benchmarks/Thresholds/, for CI.
 #   scripts/microbench-check.sh            run the suite and check it (exit non-zero on a regression)
 #   scripts/microbench-check.sh --update   run the suite and store fresh thresholds (then commit them)
+#   scripts/microbench-check.sh --filter 'observeOn'   any further options go to package-benchmark
 # Only malloc counts are checked by default: they repeat exactly between runs on any
 # machine, while wall-clock figures from another session or runner do not (for time, use
 # `schedbench gate`, which measures both builds side by side). Override with
@@ -17,8 +18,9 @@ for metric in ${MICROBENCH_METRICS:-mallocCountTotal}; do metrics+=(--metric "$m
 
 cd Benchmarks
 if [ "${1:-}" = "--update" ]; then
-    swift package --allow-writing-to-package-directory benchmark thresholds update --no-progress "${metrics[@]}"
+    shift
+    swift package --allow-writing-to-package-directory benchmark thresholds update --no-progress "${metrics[@]}" "$@"
     echo "stored thresholds in Benchmarks/Thresholds/; commit them"
 else
-    swift package benchmark thresholds check --no-progress "${metrics[@]}"
+    swift package benchmark thresholds check --no-progress "${metrics[@]}" "$@"
 fi
