@@ -49,4 +49,13 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
     mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+    func testHarnessOverheadIsTheMedianPairedRatio() throws {
+        let overhead = try XCTUnwrap(HarnessOverhead(pairs: [(110, 100), (105, 100), (120, 100), (99, 100), (102, 0)]))
+        XCTAssertEqual(overhead.pairs, 4, "a pair with a zero baseline has no ratio")
+        XCTAssertEqual(overhead.median, 0.075, accuracy: 1e-12)
+        XCTAssertEqual(overhead.low, -0.01, accuracy: 1e-12)
+        XCTAssertEqual(overhead.high, 0.20, accuracy: 1e-12)
+        XCTAssertNil(HarnessOverhead(pairs: []))
+    }
 }
