@@ -12,8 +12,8 @@ public class CurrentThreadScheduler: ImmediateSchedulerType {
 
     /// One thread's trampoline.
     final class Trampoline {
-        var isRunning = false
-        var queue = RingQueue<ScheduledItemType>(capacity: 8)
+        @exclusivity(unchecked) var isRunning = false
+        @exclusivity(unchecked) var queue = RingQueue<ScheduledItemType>(capacity: 8)
     }
 
     private static let trampoline = ThreadLocalSlot { Trampoline() }

@@ -1,7 +1,8 @@
 import Synchronization
 
-/// A unit of work queued by a scheduler that can be skipped once disposed.
-protocol ScheduledItemType: Cancelable {
+/// A unit of work queued by a scheduler that can be skipped once disposed. Class-bound, so
+/// a queue of them holds single references (no boxed existential copies per step).
+protocol ScheduledItemType: AnyObject, Cancelable {
     /// Runs the work and keeps what it returned, to dispose it with the item.
     func invoke()
 }

@@ -83,6 +83,32 @@ final class CurrentThreadSchedulerTests: RxTestCase {
         XCTAssertEqual(count, 200_000)
     }
 
+    /// The queued step's state is held out of line; a recursion disposed with a step still
+    /// queued must release that state, and a finished one must hold none.
+    func testRecursionReleasesItsQueuedStateWhenDisposedOrDone() {
+        final class Token {}
+        weak var queued: Token?
+        weak var last: Token?
+        _ = scheduler.schedule(()) { _ in
+            // Inside an outer action the first step is queued, not run.
+            let token = Token()
+            queued = token
+            let subscription = self.scheduler.scheduleRecursive(token) { _, _ in XCTFail("disposed before it ran") }
+            subscription.dispose()
+            return Disposables.create()
+        }
+        XCTAssertNil(queued, "the disposed recursion released its queued state")
+
+        var steps = 0
+        _ = scheduler.scheduleRecursive(Token()) { token, recurse in
+            steps += 1
+            last = token
+            if steps < 3 { recurse(Token()) }
+        }
+        XCTAssertEqual(steps, 3)
+        XCTAssertNil(last, "no state outlives the finished recursion")
+    }
+
     func testRecursionStopsWhenDisposed() {
         var count = 0
         var subscription: Disposable?
