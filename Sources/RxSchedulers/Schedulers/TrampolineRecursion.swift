@@ -40,22 +40,27 @@ final class TrampolineRecursion<State>: ScheduledItemType, @unchecked Sendable {
     static func start(_ state: State, action: @escaping Action) -> Disposable {
         let recursion = TrampolineRecursion(action: action)
         recursion.queue(state)
-        _ = CurrentThreadScheduler.instance.schedule(recursion) { recursion in
-            recursion.invoke()
-            return Disposables.create()
+        if CurrentThreadScheduler.isScheduleRequired {
+            // The trampoline is idle: this runs the first step (and the rest) before returning.
+            _ = CurrentThreadScheduler.instance.schedule(recursion) { recursion in
+                recursion.invoke()
+                return Disposables.create()
+            }
+        } else {
+            // Queued as itself, so the trampoline skips it if it is disposed first.
+            CurrentThreadScheduler.enqueue(recursion)
         }
         return recursion
     }
 
     var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
-    /// Runs the queued step, unless the recursion was disposed meanwhile (the first step
-    /// is queued inside another item, which the trampoline does not know to skip).
+    /// Runs the queued step. The trampoline skips a disposed recursion, whose queued state
+    /// `deinit` then releases.
     func invoke() {
         guard hasQueuedState else { return }
         hasQueuedState = false
-        let state = queuedState.move()
-        if !isDisposed { step(state) }
+        step(queuedState.move())
     }
 
     private func step(_ state: State) {
