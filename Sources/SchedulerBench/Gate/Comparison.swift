@@ -62,10 +62,8 @@ public struct Comparison: Sendable {
         let newKeys = Set(new.map { key($0.benchCase) })
         onlyInBase = base.map(\.benchCase).filter { !newKeys.contains(key($0)) }
         onlyInNew = new.map(\.benchCase).filter { baseByKey[key($0)] == nil }
-        correctnessFailures = new.compactMap { result in
-            let violations = result.values(.invariantViolations).reduce(0) { $0 + max(0, $1) }
-            let leaked = result.values(.resourcesLeaked).reduce(0) { $0 + max(0, $1) }
-            return violations + leaked > 0 ? (result.benchCase, violations, leaked) : nil
+        correctnessFailures = new.filter { $0.correctnessFailures > 0 }.map { result in
+            (result.benchCase, result.values(.invariantViolations).reduce(0, +), result.values(.resourcesLeaked).reduce(0, +))
         }
         rows = []
         for newResult in new {
