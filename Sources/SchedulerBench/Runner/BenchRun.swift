@@ -52,7 +52,7 @@ public final class BenchRun {
                 } else {
                     var runner = CaseRunner(options: options, countingChild: countingChild)
                     runner.onTrial = { [progress] trial, of in
-                        progress.update(trial == TrialRecord.countingTrial ? "\(label) allocations" : "\(label) trial \(trial)/\(of)")
+                        progress.update(trial == TrialRecord.countingTrial ? "\(label) counting trials" : "\(label) trial \(trial)/\(of)")
                     }
                     result = try runner.run(benchCase)
                 }
