@@ -1,127 +1,134 @@
 extension ObservableType {
     /// Each element mapped to an inner sequence, all inner sequences merged. Completes
     /// when the source and every inner sequence have completed; any error ends it.
+    /// The per-event code is specialized in the caller.
+    @inlinable
     public func flatMap<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source) -> Observable<Source.Element> {
-        FlatMap(source: asObservable(), selector: selector)
+        let source = asObservable()
+        return ClosureProducer<Source.Element> { downstream, cancel in
+            let sink = MergeSink(downstream: downstream, cancel: cancel)
+            let outer = ClosureObserver<Element> { event in
+                switch event {
+                case .next(let element):
+                    let inner: Source
+                    do {
+                        inner = try selector(element)
+                    } catch {
+                        sink.fail(error)
+                        return
+                    }
+                    sink.subscribeInner(inner.asObservable())
+                case .error(let error):
+                    sink.fail(error)
+                case .completed:
+                    sink.outerCompleted()
+                }
+            }
+            return (sink.gate, sink.run(source, outer: outer))
+        }
     }
 }
 
 extension ObservableType where Element: ObservableConvertibleType {
     /// The elements of every inner sequence, merged as they arrive.
+    @inlinable
     public func merge() -> Observable<Element.Element> {
-        FlatMap(source: asObservable(), selector: { $0 })
+        flatMap { $0 }
     }
 }
 
 extension ObservableType {
     /// The elements of all `sources`, merged as they arrive.
+    @inlinable
     public static func merge<Collection: Swift.Collection>(_ sources: Collection) -> Observable<Element> where Collection.Element == Observable<Element> {
-        FlatMap(source: Observable.from(Array(sources)), selector: { $0 })
+        Observable.from(Array(sources)).flatMap { $0 }
     }
 
     /// The elements of all `sources`, merged as they arrive.
+    @inlinable
     public static func merge(_ sources: [Observable<Element>]) -> Observable<Element> {
-        FlatMap(source: Observable.from(sources), selector: { $0 })
+        Observable.from(sources).flatMap { $0 }
     }
 
     /// The elements of all `sources`, merged as they arrive.
+    @inlinable
     public static func merge(_ sources: Observable<Element>...) -> Observable<Element> {
-        FlatMap(source: Observable.from(sources), selector: { $0 })
+        Observable.from(sources).flatMap { $0 }
     }
 }
 
-private final class FlatMap<SourceElement, Inner: ObservableConvertibleType>: Producer<Inner.Element> {
-    typealias Selector = (SourceElement) throws -> Inner
+/// The state of one `flatMap`/`merge` subscription: the inner subscriptions, how many
+/// are active, and a recursive lock under which events of concurrent inner sources reach
+/// the observer one at a time (recursive, as in RxSwift, so an observer that makes an
+/// inner source emit synchronously does not deadlock).
+///
+/// Inlinable, so the per-event closure `subscribeInner` builds is specialized in the
+/// caller's module (unspecialized, three generic-metadata lookups per event cost more
+/// than the rest of the merge).
+@usableFromInline
+final class MergeSink<Element>: @unchecked Sendable {
+    @usableFromInline let downstream: AnyObserver<Element>
+    @usableFromInline let gate: SinkGate
+    @usableFromInline let lock = Lock(recursive: true)
+    @usableFromInline let group = CompositeDisposable()
+    @usableFromInline let outerSubscription = SingleAssignmentDisposable()
+    /// Inner sequences subscribed and not completed (under `lock`).
+    @usableFromInline var activeCount = 0
+    /// Whether the outer sequence has completed (under `lock`).
+    @usableFromInline var outerStopped = false
 
-    let source: Observable<SourceElement>
-    let selector: Selector
-
-    init(source: Observable<SourceElement>, selector: @escaping Selector) {
-        self.source = source
-        self.selector = selector
+    @inlinable
+    init(downstream: AnyObserver<Element>, cancel: Cancelable) {
+        self.downstream = downstream
+        self.gate = SinkGate(disposing: cancel)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
-    where Observer.Element == Inner.Element {
-        let sink = MergeSink(selector: selector, observer: observer, cancel: cancel)
-        return (sink, sink.run(source))
-    }
-}
-
-/// Subscribes to every inner sequence and forwards their events one at a time under a
-/// recursive lock, so concurrent inner sources reach the observer serialized.
-private final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType
-where Observer.Element == Inner.Element {
-    typealias Selector = (SourceElement) throws -> Inner
-
-    private let selector: Selector
-    private let lock = Lock(recursive: true)
-    private let group = CompositeDisposable()
-    private let sourceSubscription = SingleAssignmentDisposable()
-    private var activeCount = 0
-    private var sourceStopped = false
-
-    init(selector: @escaping Selector, observer: Observer, cancel: Cancelable) {
-        self.selector = selector
-        super.init(observer: observer, cancel: cancel)
-    }
-
-    func run(_ source: Observable<SourceElement>) -> Disposable {
-        _ = group.insert(sourceSubscription)
-        sourceSubscription.setDisposable(source.subscribe(self))
+    /// Subscribes `outer` to the source; returns what disposes every subscription.
+    @inlinable
+    func run<SourceElement>(_ source: Observable<SourceElement>, outer: ClosureObserver<SourceElement>) -> Disposable {
+        _ = group.insert(outerSubscription)
+        outerSubscription.setDisposable(source.subscribe(outer))
         return group
     }
 
-    func on(_ event: Event<SourceElement>) {
-        switch event {
-        case .next(let element):
-            let inner: Inner
-            do {
-                inner = try selector(element)
-            } catch {
-                lock.performLocked {
-                    forwardOn(.error(error))
-                    dispose()
-                }
-                return
-            }
-            subscribeInner(inner.asObservable())
-        case .error(let error):
-            lock.performLocked {
-                forwardOn(.error(error))
-                dispose()
-            }
-        case .completed:
-            lock.performLocked {
-                sourceStopped = true
-                sourceSubscription.dispose()
-                if activeCount == 0 {
-                    forwardOn(.completed)
-                    dispose()
-                }
-            }
-        }
+    /// Sends `error` and ends the subscription.
+    @inlinable
+    func fail(_ error: Swift.Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        gate.finish(with: .error(error), to: downstream)
     }
 
-    private func subscribeInner(_ inner: Observable<Inner.Element>) {
+    /// The outer sequence completed: completes now if no inner sequence is active.
+    @inlinable
+    func outerCompleted() {
+        lock.lock()
+        defer { lock.unlock() }
+        outerStopped = true
+        outerSubscription.dispose()
+        if activeCount == 0 { gate.finish(with: .completed, to: downstream) }
+    }
+
+    @inlinable
+    func subscribeInner(_ inner: Observable<Element>) {
         let innerSubscription = SingleAssignmentDisposable()
         guard let key = group.insert(innerSubscription) else { return }
-        lock.performLocked { activeCount += 1 }
-        let observer = AnyObserver<Inner.Element> { event in
-            self.lock.performLocked {
-                switch event {
-                case .next:
-                    self.forwardOn(event)
-                case .error:
-                    self.forwardOn(event)
-                    self.dispose()
-                case .completed:
-                    self.group.remove(for: key)
-                    self.activeCount -= 1
-                    if self.sourceStopped && self.activeCount == 0 {
-                        self.forwardOn(.completed)
-                        self.dispose()
-                    }
+        lock.lock()
+        activeCount += 1
+        lock.unlock()
+        let observer = ClosureObserver<Element> { event in
+            self.lock.lock()
+            defer { self.lock.unlock() }
+            switch event {
+            case .next:
+                if !self.gate.isClosed { self.downstream.on(event) }
+            case .error:
+                self.gate.finish(with: event, to: self.downstream)
+            case .completed:
+                self.group.remove(for: key)
+                self.activeCount -= 1
+                if self.outerStopped && self.activeCount == 0 {
+                    self.gate.finish(with: .completed, to: self.downstream)
                 }
             }
         }

@@ -1,32 +1,35 @@
 extension ObservableType {
     /// Subscribes to the source, and disposes that subscription, on `scheduler`.
-    /// Events are delivered on whatever thread the source sends them.
+    /// Events are delivered on whatever thread the source sends them. The per-event
+    /// code is specialized in the caller.
+    @inlinable
     public func subscribe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
-        SubscribeOn(source: asObservable(), scheduler: scheduler)
+        let source = asObservable()
+        return ClosureProducer<Element> { downstream, cancel in
+            let gate = SinkGate(disposing: cancel)
+            let upstream = ClosureObserver<Element> { event in
+                if event.isStopEvent {
+                    gate.finish(with: event, to: downstream)
+                } else if !gate.isClosed {
+                    downstream.on(event)
+                }
+            }
+            return (gate, subscribeScheduled(source, upstream, on: scheduler))
+        }
     }
 }
 
-private final class SubscribeOn<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let scheduler: ImmediateSchedulerType
-
-    init(source: Observable<Element>, scheduler: ImmediateSchedulerType) {
-        self.source = source
-        self.scheduler = scheduler
-    }
-
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
-    where Observer.Element == Element {
-        let sink = ForwardingSink(observer: observer, cancel: cancel)
-        let everything = SerialDisposable()
-        let pendingSchedule = SingleAssignmentDisposable()
-        everything.disposable = pendingSchedule
-        let source = self.source, scheduler = self.scheduler
-        pendingSchedule.setDisposable(scheduler.schedule(()) { _ in
-            let subscription = source.subscribe(sink)
-            everything.disposable = ScheduledDisposable(scheduler: scheduler, disposable: subscription)
-            return Disposables.create()
-        })
-        return (sink, everything)
-    }
+/// Subscribes `observer` to `source` on `scheduler`; the returned disposable cancels the
+/// pending subscription, or disposes the subscription on `scheduler` once it exists.
+@usableFromInline
+func subscribeScheduled<Element>(_ source: Observable<Element>, _ observer: ClosureObserver<Element>, on scheduler: ImmediateSchedulerType) -> Disposable {
+    let everything = SerialDisposable()
+    let pendingSchedule = SingleAssignmentDisposable()
+    everything.disposable = pendingSchedule
+    pendingSchedule.setDisposable(scheduler.schedule(()) { _ in
+        let subscription = source.subscribe(observer)
+        everything.disposable = ScheduledDisposable(scheduler: scheduler, disposable: subscription)
+        return Disposables.create()
+    })
+    return everything
 }

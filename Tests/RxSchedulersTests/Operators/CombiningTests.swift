@@ -25,6 +25,39 @@ final class CombiningTests: RxTestCase {
         XCTAssertEqual(inner.subscriptions, [Subscription(210, 225), Subscription(220, 225)])
     }
 
+    func testFlatMapSelectorErrorAndOuterErrorEndEverything() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let source = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(300)])
+        let inner = scheduler.createColdObservable([.next(5, 7), .completed(100)])
+        let observer = scheduler.start {
+            source.flatMap { value -> Observable<Int> in
+                if value == 2 { throw TestError() }
+                return inner.asObservable()
+            }
+        }
+        XCTAssertEqual(observer.events, [.next(215, 7), .error(220, TestError())])
+        XCTAssertEqual(source.subscriptions, [Subscription(200, 220)])
+        XCTAssertEqual(inner.subscriptions, [Subscription(210, 220)])
+
+        let failing = TestScheduler(initialClock: 0)
+        let outer = failing.createHotObservable([.next(210, 1), .error(230, TestError())])
+        let slow = failing.createColdObservable([.next(5, 7), .next(50, 8), .completed(60)])
+        let failed = failing.start { outer.flatMap { _ in slow.asObservable() } }
+        XCTAssertEqual(failed.events, [.next(215, 7), .error(230, TestError())])
+        XCTAssertEqual(slow.subscriptions, [Subscription(210, 230)])
+    }
+
+    func testMergeCompletesAfterTheOuterAndEveryInner() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let source = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
+        let inner = scheduler.createColdObservable([.next(30, 5), .completed(40)])
+        let observer = scheduler.start { source.flatMap { _ in inner.asObservable() } }
+        // The outer completes at 230, the inners at 250 and 260: completion waits for the last.
+        XCTAssertEqual(observer.events, [.next(240, 5), .next(250, 5), .completed(260)])
+        XCTAssertEqual(source.subscriptions, [Subscription(200, 230)])
+        XCTAssertEqual(inner.subscriptions, [Subscription(210, 250), Subscription(220, 260)])
+    }
+
     func testMergeOfObservables() {
         let scheduler = TestScheduler(initialClock: 0)
         let first = scheduler.createHotObservable([.next(210, 1), .next(230, 3), .completed(240)])
