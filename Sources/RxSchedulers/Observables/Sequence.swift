@@ -1,44 +1,42 @@
 extension ObservableType {
     /// The given elements, then completion, each delivered through `scheduler`
     /// (default: the trampoline, so they arrive during subscription without recursion).
+    @inlinable
     public static func of(_ elements: Element..., scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
-        ObservableSequence(elements: elements, scheduler: scheduler)
+        Self.elements(of: elements, scheduler: scheduler)
     }
 
     /// The array's elements, then completion.
+    @inlinable
     public static func from(_ array: [Element], scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
-        ObservableSequence(elements: array, scheduler: scheduler)
+        elements(of: array, scheduler: scheduler)
     }
 
     /// The sequence's elements, then completion.
+    @inlinable
     public static func from<Source: Swift.Sequence>(_ sequence: Source, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element>
     where Source.Element == Element {
-        ObservableSequence(elements: sequence, scheduler: scheduler)
-    }
-}
-
-private final class ObservableSequence<Source: Swift.Sequence>: Producer<Source.Element> {
-    let elements: Source
-    let scheduler: ImmediateSchedulerType
-
-    init(elements: Source, scheduler: ImmediateSchedulerType) {
-        self.elements = elements
-        self.scheduler = scheduler
+        elements(of: sequence, scheduler: scheduler)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
-    where Observer.Element == Element {
-        let sink = ForwardingSink(observer: observer, cancel: cancel)
-        let subscription = scheduler.scheduleRecursive(elements.makeIterator()) { iterator, recurse in
-            var iterator = iterator
-            if let next = iterator.next() {
-                sink.forwardOn(.next(next))
-                recurse(iterator)
-            } else {
-                sink.forwardOn(.completed)
-                sink.dispose()
+    /// What `of` and `from` build: one recursive step per element, its code specialized
+    /// in the caller.
+    @inlinable
+    static func elements<Source: Swift.Sequence>(of sequence: Source, scheduler: ImmediateSchedulerType) -> Observable<Element>
+    where Source.Element == Element {
+        ClosureProducer<Element> { downstream, cancel in
+            let gate = SinkGate(disposing: cancel)
+            let subscription = scheduleRecursive(sequence.makeIterator(), on: scheduler) { iterator, recurse in
+                if gate.isClosed { return }
+                var iterator = iterator
+                if let next = iterator.next() {
+                    downstream.on(.next(next))
+                    recurse(iterator)
+                } else {
+                    gate.finish(with: .completed, to: downstream)
+                }
             }
+            return (gate, subscription)
         }
-        return (sink, subscription)
     }
 }

@@ -113,16 +113,32 @@ private let runningRecursion = ThreadLocalSlot { RunningRecursion() }
 extension ImmediateSchedulerType {
     /// Runs `action(state)`, which may call `recurse(newState)` to run again later on
     /// this scheduler. The returned disposable cancels the pending recursion.
+    /// On the trampoline the recursion's code is specialized in the caller.
+    @inlinable
     public func scheduleRecursive<State>(_ state: State, action: @escaping (_ state: State, _ recurse: (State) -> Void) -> Void) -> Disposable {
-        if self is CurrentThreadScheduler {
-            return TrampolineRecursion.start(state, action: action)
-        }
+        RxSchedulers.scheduleRecursive(state, on: self, action: action)
+    }
+
+    /// `scheduleRecursive` on any scheduler but the trampoline: one `schedule` per step.
+    @usableFromInline
+    func scheduleRecursiveThroughSchedule<State>(_ state: State, action: @escaping (_ state: State, _ recurse: (State) -> Void) -> Void) -> Disposable {
         let recursive = AnyRecursiveScheduler<State>(scheduler: self) { state, scheduler in
             action(state) { scheduler.schedule($0) }
         }
         recursive.schedule(state)
         return Disposables.create(with: recursive.dispose)
     }
+}
+
+/// `scheduleRecursive` for operators that hold their scheduler as an existential: generic
+/// over the state alone, so it is specialized in the caller even though the scheduler's
+/// type is not known there (an extension method on an opened existential is not).
+@inlinable
+func scheduleRecursive<State>(_ state: State, on scheduler: ImmediateSchedulerType, action: @escaping (_ state: State, _ recurse: (State) -> Void) -> Void) -> Disposable {
+    if scheduler is CurrentThreadScheduler {
+        return TrampolineRecursion.start(state, action: action)
+    }
+    return scheduler.scheduleRecursiveThroughSchedule(state, action: action)
 }
 
 extension SchedulerType {

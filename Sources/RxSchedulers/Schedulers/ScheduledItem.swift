@@ -2,6 +2,7 @@ import Synchronization
 
 /// A unit of work queued by a scheduler that can be skipped once disposed. Class-bound, so
 /// a queue of them holds single references (no boxed existential copies per step).
+@usableFromInline
 protocol ScheduledItemType: AnyObject, Cancelable {
     /// Runs the work and keeps what it returned, to dispose it with the item.
     func invoke()

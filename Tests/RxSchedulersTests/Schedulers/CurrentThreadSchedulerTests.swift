@@ -125,6 +125,47 @@ final class CurrentThreadSchedulerTests: RxTestCase {
         subscription = nil
     }
 
+    /// A step that recurses with nothing queued continues in a loop instead of through the
+    /// queue; the order must still be the trampoline's FIFO order.
+    func testRecursionKeepsItsFIFOTurnWhenItContinuesInline() {
+        var log: [String] = []
+        func note(_ entry: String) -> Disposable {
+            log.append(entry)
+            return Disposables.create()
+        }
+        _ = scheduler.scheduleRecursive(0) { value, recurse in
+            log.append("step \(value)")
+            guard value < 3 else { return }
+            if value == 1 { _ = self.scheduler.schedule(()) { _ in note("queued before recursing") } }
+            recurse(value + 1)
+            if value == 0 { _ = self.scheduler.schedule(()) { _ in note("queued after recursing") } }
+        }
+        // FIFO: step 0 queues [step 1, after]; step 1 queues [after, before, step 2]; then step 3.
+        XCTAssertEqual(log, ["step 0", "step 1", "queued after recursing", "queued before recursing", "step 2", "step 3"])
+    }
+
+    func testRecursionDisposedAfterItRecursedStopsAndReleasesTheState() {
+        final class Token {}
+        weak var pending: Token?
+        var count = 0
+        var subscription: Disposable?
+        _ = scheduler.schedule(()) { _ in
+            subscription = self.scheduler.scheduleRecursive(Token()) { _, recurse in
+                count += 1
+                let next = Token()
+                recurse(next)
+                if count == 5 {
+                    pending = next
+                    subscription?.dispose()
+                }
+            }
+            return Disposables.create()
+        }
+        XCTAssertEqual(count, 5)
+        subscription = nil
+        XCTAssertNil(pending, "the state of the step that never ran is released")
+    }
+
     func testProducersSubscribeThroughTheTrampoline() {
         var log: [String] = []
         _ = Observable.of(1, 2).subscribe(onNext: { value in
