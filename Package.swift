@@ -23,7 +23,9 @@ let package = Package(
     ],
     targets: [
         // The core knows nothing of the harness and links no allocator.
-        .target(name: "RxSchedulers", swiftSettings: languageMode),
+        .target(name: "RxSchedulers", dependencies: ["CDispatchMain"], swiftSettings: languageMode),
+        // The main-queue check behind MainScheduler's inline path (libdispatch's current queue).
+        .target(name: "CDispatchMain"),
         .target(name: "RxSchedulersTesting", dependencies: ["RxSchedulers"], swiftSettings: languageMode),
 
         // jemalloc, linked into the schedbench executable only: that process then

@@ -30,7 +30,11 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     public let dispatch: Dispatch
 
     private let mainQueue = DispatchQueue.main
+    /// Actions accepted to run on the main queue that have not finished yet.
     private let numberEnqueued = Atomic<Int>(0)
+    /// Actions running inline. Touched only on the main queue, whose blocks run one at a
+    /// time, so a plain counter: the inline path needs no read-modify-write.
+    @exclusivity(unchecked) private var inlineDepth = 0
     private let pendingActions = MPSCQueue<ScheduledItemType>()
     private let drainRequests = Atomic<Int>(0)
 
@@ -64,17 +68,24 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
         ensureExecutingOnScheduler(errorMessage: errorMessage)
     }
 
-    /// How many actions this scheduler has accepted that have not finished yet
-    /// (including one running inline).
+    /// How many actions this scheduler has enqueued that have not finished yet (an
+    /// action running inline is not counted).
     public var pendingCount: Int { numberEnqueued.load(ordering: .relaxed) }
 
+    /// Runs `action` inline when called on the main queue while none of this scheduler's
+    /// actions is enqueued or running; enqueues it otherwise.
+    ///
+    /// The inline path costs one load of the counter and the main-queue test (~6 ns). It
+    /// is RxSwift's increment-then-test in another order: an action enqueued from another
+    /// thread just after the load is behind the inline one in FIFO order anyway, and
+    /// cannot run before it (it needs the main queue, which the inline action holds).
     override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        let previous = numberEnqueued.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
-        if previous == 0 && DispatchQueue.isMain {
-            let disposable = action(state)
-            numberEnqueued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
-            return disposable
+        if DispatchQueue.isMain && inlineDepth == 0 && numberEnqueued.load(ordering: .acquiring) == 0 {
+            inlineDepth = 1
+            defer { inlineDepth = 0 }
+            return action(state)
         }
+        numberEnqueued.wrappingAdd(1, ordering: .acquiringAndReleasing)
         switch dispatch {
         case .perAction:
             let cancel = SingleAssignmentDisposable()

@@ -15,6 +15,30 @@ final class MainSchedulerTests: RxTestCase {
         MainScheduler.ensureExecutingOnScheduler()
     }
 
+    /// "On the main queue" is libdispatch's answer, as in RxSwift: not the main thread
+    /// inside another queue's `sync` block, and yes in a block of a queue that targets
+    /// the main queue (the fast test says no there; the queue-specific key decides).
+    func testMainQueueMeansWhatLibdispatchSays() {
+        let log = Locked<[String]>([])
+        func note(_ entry: String) -> Disposable {
+            log.withValue { $0.append(entry) }
+            return Disposables.create()
+        }
+        DispatchQueue(label: "not the main queue").sync {
+            _ = MainScheduler.instance.schedule(()) { _ in note("from serial.sync") }
+            log.withValue { $0.append("after schedule in serial.sync") }
+        }
+        XCTAssertTrue(pumpMainLoop { log.withValue { $0.count } == 2 })
+        XCTAssertEqual(log.withValue { $0 }, ["after schedule in serial.sync", "from serial.sync"], "enqueued, not inline")
+
+        DispatchQueue(label: "targets the main queue", target: .main).async {
+            _ = MainScheduler.instance.schedule(()) { _ in note("inline in a queue targeting main") }
+            log.withValue { $0.append("after schedule in the targeting queue") }
+        }
+        XCTAssertTrue(pumpMainLoop { log.withValue { $0.count } == 4 })
+        XCTAssertEqual(log.withValue { Array($0.suffix(2)) }, ["inline in a queue targeting main", "after schedule in the targeting queue"])
+    }
+
     func testNestedScheduleIsEnqueuedNotReentrant() {
         var log: [String] = []
         _ = MainScheduler.instance.schedule(()) { _ in
