@@ -2,11 +2,12 @@ import Synchronization
 
 /// What `Producer.subscribe` returns: it disposes the operator's sink and the source
 /// subscription together, even when disposal is asked for before both are known.
+@usableFromInline
 final class SinkDisposer: Cancelable, @unchecked Sendable {
-    private static let disposedBit = 1
-    private static let assignedBit = 2
+    @inlinable static var disposedBit: Int { 1 }
+    @inlinable static var assignedBit: Int { 2 }
 
-    private let state = Atomic<Int>(0)
+    @usableFromInline let state = Atomic<Int>(0)
     private var sink: Disposable?
     private var subscription: Disposable?
 
@@ -14,6 +15,7 @@ final class SinkDisposer: Cancelable, @unchecked Sendable {
 
     deinit { Resources.decrementTotal() }
 
+    @inlinable
     var isDisposed: Bool { state.load(ordering: .acquiring) & Self.disposedBit != 0 }
 
     func setSinkAndSubscription(sink: Disposable, subscription: Disposable) {
@@ -29,6 +31,7 @@ final class SinkDisposer: Cancelable, @unchecked Sendable {
         }
     }
 
+    @usableFromInline
     func dispose() {
         let previous = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
         guard previous & Self.disposedBit == 0, previous & Self.assignedBit != 0 else { return }

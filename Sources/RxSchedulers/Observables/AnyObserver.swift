@@ -12,7 +12,7 @@ public struct AnyObserver<Element>: ObserverType {
 
     /// An observer that forwards to `observer`.
     public init<Observer: ObserverType>(_ observer: Observer) where Observer.Element == Element {
-        self.observer = observer.on
+        self.observer = eventHandler(of: observer)
     }
 
     @inlinable
@@ -30,4 +30,17 @@ extension ObserverType {
     public func mapObserver<Result>(_ transform: @escaping (Result) throws -> Element) -> AnyObserver<Result> {
         AnyObserver { event in self.on(event.map(transform)) }
     }
+}
+
+/// `observer`'s event handler as a closure: for closure-built and type-erased observers
+/// the closure they already hold, which saves an indirect call per event and hop
+/// (`observer.on` would wrap it once more); `observer.on` for any other observer.
+func eventHandler<Observer: ObserverType>(of observer: Observer) -> (Event<Observer.Element>) -> Void {
+    if let closureObserver = observer as? ClosureObserver<Observer.Element> {
+        return closureObserver.handler
+    }
+    if let anyObserver = observer as? AnyObserver<Observer.Element> {
+        return anyObserver.observer
+    }
+    return observer.on
 }

@@ -17,16 +17,6 @@ final class ClosureProducer<Element>: Producer<Element> {
     @usableFromInline
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        runHandler(Self.downstream(for: observer), cancel)
-    }
-
-    /// `observer` type-erased. A closure-built operator's observer is erased to its
-    /// handler itself, which saves one indirect call per event and hop.
-    private static func downstream<Observer: ObserverType>(for observer: Observer) -> AnyObserver<Element>
-    where Observer.Element == Element {
-        if let closureObserver = observer as? ClosureObserver<Element> {
-            return AnyObserver(eventHandler: closureObserver.handler)
-        }
-        return AnyObserver(observer)
+        runHandler(AnyObserver(observer), cancel)
     }
 }

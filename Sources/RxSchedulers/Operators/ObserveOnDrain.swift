@@ -30,8 +30,12 @@ final class ObserveOnDrainSink<Element>: ObserveOnSink<AnyObserver<Element>>, Ob
     @usableFromInline let scheduler: ImmediateSchedulerType
     @usableFromInline let batchSize: Int
     @usableFromInline let queue = MPSCQueue<Event<Element>>()
-    @usableFromInline let pending = Atomic<Int>(0)
     @usableFromInline let handoff = Atomic<Int>(Handoff.idle)
+    /// `pending`, which every event increments, on a line of its own: the drain reads the
+    /// fields above on every delivery.
+    @usableFromInline let paddingBefore = CacheLinePadding()
+    @usableFromInline let pending = Atomic<Int>(0)
+    @usableFromInline let paddingAfter = CacheLinePadding()
 
     @inlinable
     init(scheduler: ImmediateSchedulerType, batchSize: Int, observer: AnyObserver<Element>, cancel: Cancelable) {
@@ -68,7 +72,7 @@ final class ObserveOnDrainSink<Element>: ObserveOnSink<AnyObserver<Element>>, Ob
             var delivered = 0
             var batchFull = false
             while let event = queue.dequeue() ?? SpinWait.poll(queue.dequeue) {
-                if cancel.isDisposed { continue }
+                if isCancelled { continue }
                 observer.on(event)
                 if event.isStopEvent {
                     dispose()

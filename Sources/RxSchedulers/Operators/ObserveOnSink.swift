@@ -9,13 +9,24 @@ class ObserveOnSink<Observer: ObserverType>: Disposable, @unchecked Sendable {
 
     @usableFromInline final let observer: Observer
     @usableFromInline final let cancel: Cancelable
+    /// `cancel` when it is the usual `SinkDisposer`: checked with one load per event
+    /// instead of a call through the existential.
+    @usableFromInline final let disposer: SinkDisposer?
     @usableFromInline final let stopped = Atomic<Bool>(false)
 
     @usableFromInline
     init(observer: Observer, cancel: Cancelable) {
         self.observer = observer
         self.cancel = cancel
+        self.disposer = cancel as? SinkDisposer
         Resources.incrementTotal()
+    }
+
+    /// Whether the subscription has been disposed: deliveries stop at once.
+    @inlinable
+    final var isCancelled: Bool {
+        if let disposer { return disposer.isDisposed }
+        return cancel.isDisposed
     }
 
     deinit { Resources.decrementTotal() }

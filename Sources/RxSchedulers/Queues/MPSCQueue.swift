@@ -58,11 +58,13 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
     @inlinable static var claimShift: UInt { 48 }
     @inlinable static var addressMask: UInt { (1 << 48) - 1 }
 
-    /// Address of the tail chunk | claims on it << 48.
+    /// Address of the tail chunk | claims on it << 48. Written by every `enqueue`.
     @usableFromInline let tail: Atomic<UInt>
+    /// Keeps the producers' tail word and the consumer's position on different lines.
+    @usableFromInline let padding = CacheLinePadding()
     /// The chunk the consumer reads (consumer only).
     @usableFromInline var head: Chunk
-    /// The next slot the consumer reads in `head` (consumer only).
+    /// The next slot the consumer reads in `head` (consumer only). Written by every `dequeue`.
     @usableFromInline var headIndex = 0
 
     public init() {
@@ -211,10 +213,11 @@ extension MPSCQueue {
         }
 
         /// Moves the element out of a published slot, or returns `nil` if unpublished.
+        /// Reads only: a chunk is never reused, so its flags need no reset, and a consumer
+        /// that wrote to the lines producers are filling would bounce them on every event.
         @inlinable
         func take(at index: Int) -> Element? {
             guard flags[index].load(ordering: .acquiring) != 0 else { return nil }
-            flags[index].store(0, ordering: .relaxed)
             return (values + index).move()
         }
 

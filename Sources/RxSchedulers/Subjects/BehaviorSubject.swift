@@ -4,10 +4,11 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
     public typealias SubjectObserverType = BehaviorSubject<Element>
 
     private let lock = Lock(recursive: true)
-    private var element: Element
-    private var observers = Bag<(Event<Element>) -> Void>()
-    private var stopEvent: Event<Element>?
-    private var disposed = false
+    // Guarded by `lock`, so without dynamic exclusivity checks.
+    @exclusivity(unchecked) private var element: Element
+    @exclusivity(unchecked) private var observers = Bag<(Event<Element>) -> Void>()
+    @exclusivity(unchecked) private var stopEvent: Event<Element>?
+    @exclusivity(unchecked) private var disposed = false
 
     /// A subject whose current value is `value`.
     public init(value: Element) {
@@ -56,7 +57,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
                 observer.on(stopEvent)
                 return Disposables.create()
             }
-            let key = observers.insert(observer.on)
+            let key = observers.insert(eventHandler(of: observer))
             observer.on(.next(element))
             return SubjectSubscription(owner: self, key: key)
         }

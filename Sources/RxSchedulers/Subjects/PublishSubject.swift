@@ -1,16 +1,18 @@
 /// Sends each event to the observers subscribed at that moment. After a stop event,
 /// new subscribers receive just that stop event; after `dispose()`, an error.
 ///
-/// Delivery copies the observer list under a lock (sharing its storage, so it does not
+/// Delivery copies the observer array under a lock (sharing its storage, so it does not
 /// allocate) and calls the observers outside the lock. Callers must not send events
 /// concurrently (the Rx grammar); the subject does not reorder them.
 public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, UnsubscribeType, @unchecked Sendable {
     public typealias SubjectObserverType = PublishSubject<Element>
 
     @usableFromInline let lock = Lock()
-    @usableFromInline var observers = Bag<(Event<Element>) -> Void>()
-    @usableFromInline var stopEvent: Event<Element>?
-    @usableFromInline var disposed = false
+    // Guarded by `lock`, so without dynamic exclusivity checks (three per event cost about
+    // a quarter of a hand-off through observe(on:) under callgrind).
+    @usableFromInline @exclusivity(unchecked) var observers = Bag<(Event<Element>) -> Void>()
+    @usableFromInline @exclusivity(unchecked) var stopEvent: Event<Element>?
+    @usableFromInline @exclusivity(unchecked) var disposed = false
 
     public override init() {
         super.init()
@@ -25,23 +27,25 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     /// element type runs a specialized copy (no generic-metadata lookups per event).
     @inlinable
     public func on(_ event: Event<Element>) {
-        let recipients: Bag<(Event<Element>) -> Void> = lock.performLocked {
-            if disposed || stopEvent != nil { return Bag() }
-            let recipients = observers
-            if event.isStopEvent {
-                stopEvent = event
-                observers.removeAll()
-            }
-            return recipients
+        lock.lock()
+        if disposed || stopEvent != nil {
+            lock.unlock()
+            return
         }
-        recipients.forEach { $0(event) }
+        let recipients = observers.values
+        if event.isStopEvent {
+            stopEvent = event
+            observers.removeAll()
+        }
+        lock.unlock()
+        for recipient in recipients { recipient(event) }
     }
 
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         let (key, replay): (BagKey?, Event<Element>?) = lock.performLocked {
             if let stopEvent { return (nil, stopEvent) }
             if disposed { return (nil, .error(RxError.disposed(object: self))) }
-            return (observers.insert(observer.on), nil)
+            return (observers.insert(eventHandler(of: observer)), nil)
         }
         guard let key else {
             if let replay { observer.on(replay) }
