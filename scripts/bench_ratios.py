@@ -3,7 +3,11 @@
 clock per event, the median allocations per event, and the ratio to the in-process
 reference `raw serialQueue.async` (both from the same run, so machine drift cancels).
 
-usage: bench_ratios.py OUTPUT.txt
+Given several runs' outputs, it divides within each run first, then reports the median
+of those ratios (and each run's), since wall time on a shared 2-core machine moves by
+1.5x and more from run to run.
+
+usage: bench_ratios.py OUTPUT.txt [OUTPUT.txt ...]
 """
 import re
 import sys
@@ -35,23 +39,56 @@ def number(text):
         return None
 
 
-def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    results = parse(sys.argv[1])
-    if not results:
-        sys.exit(f"error: no benchmark results found in {sys.argv[1]}")
+def ratios(results):
+    """(ns per event, ratio to the reference) per benchmark of one run."""
     wall = {name: number(r.get("Time (wall clock) (ns) *")) for name, r in results.items()}
     reference = wall.get(REFERENCE)
-    print(f"| benchmark | ns/event (p50) | × raw async | mallocs/event (p50) |")
-    print(f"|---|---:|---:|---:|")
-    for name in sorted(results):
-        ns = wall[name]
-        ratio = f"{ns / reference:.2f}" if ns is not None and reference else "–"
-        mallocs = results[name].get("Malloc (total) *", "–")
-        print(f"| {name} | {ns if ns is not None else '–':>} | {ratio} | {mallocs} |")
-    if reference is None:
-        print(f"note: '{REFERENCE}' was not in this run, so no ratios", file=sys.stderr)
+    return {
+        name: (ns, ns / reference if ns is not None and reference else None)
+        for name, ns in wall.items()
+    }
+
+
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    runs = []
+    for path in sys.argv[1:]:
+        results = parse(path)
+        if not results:
+            sys.exit(f"error: no benchmark results found in {path}")
+        runs.append(results)
+    if len(runs) == 1:
+        results = runs[0]
+        table = ratios(results)
+        print("| benchmark | ns/event (p50) | × raw async | mallocs/event (p50) |")
+        print("|---|---:|---:|---:|")
+        for name in sorted(results):
+            ns, ratio = table[name]
+            shown = f"{ratio:.2f}" if ratio is not None else "–"
+            mallocs = results[name].get("Malloc (total) *", "–")
+            print(f"| {name} | {ns if ns is not None else '–'} | {shown} | {mallocs} |")
+    else:
+        tables = [ratios(results) for results in runs]
+        names = sorted(set().union(*runs))
+        print(f"| benchmark | × raw async, median of {len(runs)} runs | each run | ns/event (p50), each run | mallocs/event (p50) |")
+        print("|---|---:|---|---|---:|")
+        for name in names:
+            per_run = [table.get(name, (None, None)) for table in tables]
+            ratios_seen = [ratio for _, ratio in per_run if ratio is not None]
+            shown = f"{median(ratios_seen):.2f}" if ratios_seen else "–"
+            each = ", ".join(f"{ratio:.2f}" if ratio is not None else "–" for _, ratio in per_run)
+            times = ", ".join(f"{ns:g}" if ns is not None else "–" for ns, _ in per_run)
+            mallocs = next((r[name].get("Malloc (total) *") for r in runs if name in r), "–")
+            print(f"| {name} | {shown} | {each} | {times} | {mallocs} |")
+    if any(REFERENCE not in results for results in runs):
+        print(f"note: '{REFERENCE}' was missing from a run, so some ratios are missing", file=sys.stderr)
 
 
 if __name__ == "__main__":
