@@ -7,13 +7,7 @@ extension ObservableType {
     public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable) -> Observable<Element> {
         ClosureProducer<Element> { downstream, cancel in
             let gate = SinkGate(disposing: cancel)
-            let observer = AnyObserver<Element> { event in
-                if event.isStopEvent {
-                    gate.finish(with: event, to: downstream)
-                } else if !gate.isClosed {
-                    downstream.on(event)
-                }
-            }
+            let observer = AnyObserver<Element> { event in gate.relay(event, to: downstream) }
             return (gate, subscribe(observer))
         }
     }

@@ -36,6 +36,17 @@ final class SinkGate: Disposable, @unchecked Sendable {
         dispose()
     }
 
+    /// Passes `event` on as a relaying sink does: `next` while open, a stop event once
+    /// (then disposes).
+    @inlinable
+    func relay<Element>(_ event: Event<Element>, to downstream: AnyObserver<Element>) {
+        if event.isStopEvent {
+            finish(with: event, to: downstream)
+        } else if !isClosed {
+            downstream.on(event)
+        }
+    }
+
     /// Marks the sink stopped and disposes `onClose`.
     @inlinable
     func dispose() {

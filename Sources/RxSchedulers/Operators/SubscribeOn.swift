@@ -7,13 +7,7 @@ extension ObservableType {
         let source = asObservable()
         return ClosureProducer<Element> { downstream, cancel in
             let gate = SinkGate(disposing: cancel)
-            let upstream = ClosureObserver<Element> { event in
-                if event.isStopEvent {
-                    gate.finish(with: event, to: downstream)
-                } else if !gate.isClosed {
-                    downstream.on(event)
-                }
-            }
+            let upstream = ClosureObserver<Element> { event in gate.relay(event, to: downstream) }
             return (gate, subscribeScheduled(source, upstream, on: scheduler))
         }
     }
