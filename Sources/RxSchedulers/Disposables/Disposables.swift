@@ -4,9 +4,10 @@ public struct Disposables {
 }
 
 extension Disposables {
-    /// A disposable that does nothing. Allocates nothing.
+    /// A disposable that does nothing. Allocates nothing; inlined into the caller.
+    @inlinable
     public static func create() -> Disposable {
-        NopDisposable.noOp
+        NopDisposable()
     }
 
     /// A disposable that runs `dispose` once, on the first `dispose()` call.

@@ -1,6 +1,8 @@
-/// The disposable that does nothing; shared, so returning it costs nothing.
+/// The disposable that does nothing. An empty struct: it fits an existential's inline
+/// buffer, so returning one allocates nothing and needs no shared instance.
+@usableFromInline
 struct NopDisposable: Disposable {
-    static let noOp: Disposable = NopDisposable()
+    @inlinable init() {}
 
-    func dispose() {}
+    @inlinable func dispose() {}
 }
