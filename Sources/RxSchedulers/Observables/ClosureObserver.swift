@@ -1,6 +1,7 @@
 /// An observer that hands each event to a closure.
 ///
-/// The hot operators (`map`, `filter`, `subscribe(onNext:…)`) build their per-event logic
+/// The hot operators (`map`, `filter`, `merge`/`flatMap`, `create`, `subscribe(on:)`,
+/// `range`, `of`/`from`, `observe(on:)`'s drain, `subscribe(onNext:…)`) build their per-event logic
 /// as a closure inside an `@inlinable` function, so it is compiled, specialized, in the
 /// caller's module; this class only passes the event on. That removes the generic
 /// metadata lookups unspecialized operator code pays on every event (about half of an
