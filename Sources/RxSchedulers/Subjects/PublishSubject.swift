@@ -27,17 +27,15 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     /// element type runs a specialized copy (no generic-metadata lookups per event).
     @inlinable
     public func on(_ event: Event<Element>) {
-        lock.lock()
-        if disposed || stopEvent != nil {
-            lock.unlock()
-            return
+        let recipients: [(Event<Element>) -> Void] = lock.performLocked {
+            if disposed || stopEvent != nil { return [] }
+            let recipients = observers.values
+            if event.isStopEvent {
+                stopEvent = event
+                observers.removeAll()
+            }
+            return recipients
         }
-        let recipients = observers.values
-        if event.isStopEvent {
-            stopEvent = event
-            observers.removeAll()
-        }
-        lock.unlock()
         for recipient in recipients { recipient(event) }
     }
 
