@@ -47,6 +47,36 @@ final class SubjectTests: RxTestCase {
         subscription.dispose()
     }
 
+    /// The one-observer path and the array path, crossing between them mid-delivery:
+    /// an observer added during a delivery sees only later events, one removed during a
+    /// delivery sees nothing more, and a stop event reaches every observer once.
+    func testPublishSubjectDeliversToObserversAddedAndRemovedDuringDelivery() {
+        let subject = PublishSubject<Int>()
+        var first: [Event<Int>] = []
+        var second: [Event<Int>] = []
+        var secondSubscription: Disposable?
+        let firstSubscription = subject.subscribe { event in
+            first.append(event)
+            if case .next(1) = event {
+                secondSubscription = subject.subscribe { second.append($0) }
+            }
+            if case .next(3) = event { secondSubscription?.dispose() }
+        }
+        subject.onNext(1)
+        subject.onNext(2)
+        subject.onNext(3)
+        subject.onNext(4)
+        XCTAssertEqual(second, [.next(2), .next(3)])
+        secondSubscription = subject.subscribe { second.append($0) }
+        subject.onCompleted()
+        subject.onNext(5)
+        XCTAssertEqual(first, [.next(1), .next(2), .next(3), .next(4), .completed])
+        XCTAssertEqual(second, [.next(2), .next(3), .completed])
+        XCTAssertFalse(subject.hasObservers)
+        firstSubscription.dispose()
+        secondSubscription?.dispose()
+    }
+
     func testBehaviorSubjectReplaysLatestValue() throws {
         let subject = BehaviorSubject(value: 0)
         XCTAssertEqual(try subject.value(), 0)
