@@ -1,0 +1,36 @@
+import XCTest
+@testable import RxSchedulers
+
+final class SpinWaitTests: XCTestCase {
+    func testPollReturnsWhatAppearsByItsLastPoll() {
+        var polls = 0
+        let started = SpinWait.monotonicNanoseconds()
+        let value = SpinWait.poll { () -> Int? in
+            polls += 1
+            return polls == SpinWait.polls ? 42 : nil
+        }
+        let elapsed = SpinWait.monotonicNanoseconds() - started
+        XCTAssertEqual(value, 42)
+        XCTAssertEqual(polls, SpinWait.polls)
+        XCTAssertGreaterThanOrEqual(elapsed, UInt64(SpinWait.polls) * SpinWait.interval)
+    }
+
+    func testPollGivesUpAfterItsBudget() {
+        var polls = 0
+        let started = SpinWait.monotonicNanoseconds()
+        let value = SpinWait.poll { () -> Int? in
+            polls += 1
+            return nil
+        }
+        let elapsed = SpinWait.monotonicNanoseconds() - started
+        XCTAssertNil(value)
+        XCTAssertEqual(polls, SpinWait.polls)
+        XCTAssertGreaterThanOrEqual(elapsed, UInt64(SpinWait.polls) * SpinWait.interval)
+    }
+
+    func testSpinLastsAtLeastItsDuration() {
+        let started = SpinWait.monotonicNanoseconds()
+        SpinWait.spin(nanoseconds: 50_000)
+        XCTAssertGreaterThanOrEqual(SpinWait.monotonicNanoseconds() - started, 50_000)
+    }
+}
