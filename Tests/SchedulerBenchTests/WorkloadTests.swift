@@ -1,8 +1,11 @@
+import Foundation
+import RxSchedulers
 @testable import SchedulerBench
 import XCTest
 
 /// Each workload that does not need the main thread's run loop, run in-process at a tiny
-/// size: it must complete, count its operations and report no violation. (Main-queue
+/// size: it must complete, count its operations, report no violation and, once its
+/// asynchronous teardown has finished, leave no Rx resource alive. (Main-queue
 /// workloads run end to end through the CLI, whose main thread runs the RunLoop.)
 final class WorkloadTests: XCTestCase {
     private func run(_ workload: WorkloadName, _ scheduler: SchedulerName, _ strategy: StrategyName,
@@ -10,10 +13,22 @@ final class WorkloadTests: XCTestCase {
         let benchCase = BenchCase(suite: "test", workload: workload, scheduler: scheduler, strategy: strategy,
                                   producers: producers, events: events, payloadBytes: 16, rateHz: rate)
         let report = InvariantReport()
+        let resourcesBefore = Resources.total
         let outcome = try Workloads.named(workload).runTrial(benchCase, invariants: report, checking: true)
         XCTAssertEqual(report.count, 0, "\(benchCase): \(report.descriptions)")
         XCTAssertGreaterThan(outcome.elapsedNanos, 0)
+        assertResourcesReturn(to: resourcesBefore, after: benchCase)
         return outcome
+    }
+
+    /// Teardown may still be running on the trial's queues (or on the main queue, which
+    /// this thread drains): gives it two seconds, as the harness's leak check does.
+    private func assertResourcesReturn(to baseline: Int32, after benchCase: BenchCase) {
+        let deadline = Date().addingTimeInterval(2)
+        while Resources.total != baseline && Date() < deadline {
+            RunLoop.main.run(until: Date().addingTimeInterval(0.002))
+        }
+        XCTAssertEqual(Resources.total, baseline, "\(benchCase): Rx resources still alive after the trial")
     }
 
     func testThroughputWorkloadsOnEveryOffMainVariant() throws {
@@ -54,6 +69,7 @@ final class WorkloadTests: XCTestCase {
                                           producers: 1, events: events, payloadBytes: 0, rateHz: workload.defaultRateHz)
                 if workload.skipReason(benchCase) != nil { continue }
                 let report = InvariantReport()
+                let resourcesBefore = Resources.total
                 let finished = DispatchSemaphore(value: 0)
                 let outcome = OutcomeBox()
                 Thread.detachNewThread {
@@ -66,6 +82,7 @@ final class WorkloadTests: XCTestCase {
                 }
                 XCTAssertGreaterThan(try XCTUnwrap(outcome.value, "\(benchCase) did not finish").get().operations, 0, "\(benchCase)")
                 XCTAssertEqual(report.count, 0, "\(benchCase): \(report.descriptions)")
+                assertResourcesReturn(to: resourcesBefore, after: benchCase)
             }
         }
     }
