@@ -14,11 +14,11 @@ enum Handoff {
 ///
 /// Producers put events in a lock-free MPSC queue and increment `pending`; the one that
 /// raises it from zero schedules a drain. The drain delivers everything queued, polls
-/// the queue briefly for a producer that is mid-stream (`SpinWait`), then subtracts what
-/// it has accounted for; a non-zero result means events arrived meanwhile and it goes
-/// round again, so no event is left behind and at most one drain runs at a time (which
-/// serializes the observer). After `batchSize` deliveries the drain reschedules itself,
-/// keeping the token, so other work on the scheduler runs.
+/// the queue once more 1 µs later for a producer that is mid-stream (`SpinWait`), then
+/// subtracts what it has accounted for; a non-zero result means events arrived meanwhile
+/// and it goes round again, so no event is left behind and at most one drain runs at a
+/// time (which serializes the observer). After `batchSize` deliveries the drain
+/// reschedules itself, keeping the token, so other work on the scheduler runs.
 ///
 /// Cost per event: one queue slot (no allocation in steady state), one atomic add, and
 /// one atomic load of the disposed flag on delivery. Per burst: one scheduled block.
