@@ -3,8 +3,8 @@
 ///
 /// Delivery takes a snapshot of the observers under a lock (the sole observer's handler,
 /// or the array, sharing its storage: nothing is allocated) and calls them outside the
-/// lock. Callers must not send events
-/// concurrently (the Rx grammar); the subject does not reorder them.
+/// lock. Callers must not send events concurrently (the Rx grammar); the subject does not
+/// reorder them.
 public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, UnsubscribeType, @unchecked Sendable {
     public typealias SubjectObserverType = PublishSubject<Element>
 

@@ -77,6 +77,21 @@ final class SubjectTests: RxTestCase {
         secondSubscription?.dispose()
     }
 
+    /// A stop event sent to a single observer ends the subject (no fast path skips that).
+    func testPublishSubjectStopsAfterAStopEventToItsOnlyObserver() {
+        let subject = PublishSubject<Int>()
+        var only: [Event<Int>] = []
+        _ = subject.subscribe { only.append($0) }
+        subject.onNext(1)
+        subject.onCompleted()
+        subject.onNext(2)
+        XCTAssertEqual(only, [.next(1), .completed])
+        XCTAssertFalse(subject.hasObservers)
+        var late: [Event<Int>] = []
+        _ = subject.subscribe { late.append($0) }
+        XCTAssertEqual(late, [.completed])
+    }
+
     func testBehaviorSubjectReplaysLatestValue() throws {
         let subject = BehaviorSubject(value: 0)
         XCTAssertEqual(try subject.value(), 0)
