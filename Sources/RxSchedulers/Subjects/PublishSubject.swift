@@ -8,7 +8,7 @@
 public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, UnsubscribeType, @unchecked Sendable {
     public typealias SubjectObserverType = PublishSubject<Element>
 
-    @usableFromInline let lock = Lock()
+    @usableFromInline let lock = SpinningLock()
     // Guarded by `lock`, so without dynamic exclusivity checks (three per event cost about
     // a quarter of a hand-off through observe(on:) under callgrind).
     @usableFromInline @exclusivity(unchecked) var observers = Bag<(Event<Element>) -> Void>()
