@@ -11,7 +11,7 @@ func registerObserveOnBenchmarks() {
                     configuration: handoffConfiguration
                 ) { benchmark in
                     let subject = PublishSubject<Int>()
-                    let observer = CountingObserver<Int>()
+                    let observer = CountingObserver()
                     let subscription = subject.observe(on: scheduler, strategy: strategy).subscribe(observer)
                     let perProducer = benchmark.scaledIterations.count / producers
                     observer.expect(perProducer * producers)
