@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import CSpinHint
 import Synchronization
 
 /// A non-recursive lock for critical sections of a few dozen instructions that never
@@ -15,9 +9,9 @@ import Synchronization
 /// event with one producer, 51 → 40 with four (medians of 9 alternating runs on this
 /// machine; docs/measurements/2026-11-22-subject-lock-ab.txt).
 ///
-/// A waiter spins on a plain load (so waiters do not bounce the line between cores),
-/// then yields the core, then sleeps in 20 µs steps: a holder preempted inside its
-/// critical section costs waiters a sleep, never a hang. There is no fairness and no
+/// A waiter tests with a plain load (so waiters do not bounce the line between cores)
+/// and waits with `Backoff`: a holder preempted inside its critical section costs
+/// waiters a sleep, never a hang. There is no fairness and no
 /// priority donation, so it is only for sections that cannot block. ThreadSanitizer sees
 /// the atomics (they are compiled in this module), unlike `Synchronization.Mutex`'s
 /// futex path.
@@ -49,20 +43,13 @@ final class SpinningLock: @unchecked Sendable {
     /// The wait when another thread holds the lock.
     @usableFromInline
     func lockContended() {
-        var rounds = 0
+        var backoff = Backoff()
         while true {
             if !locked.load(ordering: .relaxed),
                locked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
                 return
             }
-            rounds += 1
-            if rounds <= 64 {
-                rx_spin_hint()
-            } else if rounds <= 1_024 {
-                sched_yield()
-            } else {
-                usleep(20)
-            }
+            backoff.wait()
         }
     }
 }

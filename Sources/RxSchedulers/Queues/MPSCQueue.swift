@@ -104,14 +104,13 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
         }
     }
 
-    /// Lost the boundary: waits until the winner installs the next chunk. That takes a
-    /// few hundred nanoseconds unless the winner is preempted, so the wait spins, then
-    /// yields the core, then sleeps in short steps (`sched_yield` alone does not promise
-    /// the winner the core under Linux's CFS). A wait past 5 s reports the tail word once
-    /// on stderr, so that a stuck queue shows its state instead of hanging silently.
+    /// Lost the boundary: waits (`Backoff`) until the winner installs the next chunk,
+    /// which takes a few hundred nanoseconds unless the winner is preempted. A wait past
+    /// 5 s reports the tail word once on stderr, so that a stuck queue shows its state
+    /// instead of hanging silently.
     @usableFromInline
     static func awaitNextChunk(_ tail: borrowing Atomic<UInt>) {
-        var rounds = 0
+        var backoff = Backoff()
         var reported = false
         let started = DispatchTime.now().uptimeNanoseconds
         while true {
@@ -120,14 +119,8 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
             // got exactly `capacity` and is installing the next chunk. At exactly the
             // capacity nobody has won yet — the next claim wins — so retry.
             if Int(word >> claimShift) <= chunkCapacity { return }
-            rounds += 1
-            if rounds <= 64 { continue }
-            if rounds <= 1_024 {
-                sched_yield()
-                continue
-            }
-            usleep(20)
-            if !reported, DispatchTime.now().uptimeNanoseconds - started > 5_000_000_000 {
+            backoff.wait()
+            if !reported, backoff.rounds > 1_024, DispatchTime.now().uptimeNanoseconds - started > 5_000_000_000 {
                 reported = true
                 let message = "MPSCQueue: waited 5 s for the next chunk; tail word 0x\(String(word, radix: 16))\n"
                 fputs(message, stderr)
