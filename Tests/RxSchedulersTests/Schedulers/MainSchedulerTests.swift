@@ -20,7 +20,7 @@ final class MainSchedulerTests: RxTestCase {
     /// the main queue (the fast test says no there; the queue-specific key decides).
     func testMainQueueMeansWhatLibdispatchSays() {
         let log = Locked<[String]>([])
-        func note(_ entry: String) -> Disposable {
+        @Sendable func note(_ entry: String) -> Disposable {
             log.withValue { $0.append(entry) }
             return Disposables.create()
         }
