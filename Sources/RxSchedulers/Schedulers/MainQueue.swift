@@ -17,7 +17,15 @@ extension DispatchQueue {
     /// queue. The fast test asks libdispatch whether its current queue is the main queue;
     /// only when it is not does the key (which also sees queues that target the main
     /// queue) decide.
+    @inlinable
     static var isMain: Bool {
-        rx_current_queue_is_main() != 0 || DispatchQueue.getSpecific(key: mainQueueKey) != nil
+        rx_current_queue_is_main() != 0 || targetsMain
+    }
+
+    /// Whether the current queue is the main queue or targets it: the queue-specific
+    /// key's answer, out of line so that callers inlining `isMain` stay short.
+    @usableFromInline
+    static var targetsMain: Bool {
+        DispatchQueue.getSpecific(key: mainQueueKey) != nil
     }
 }

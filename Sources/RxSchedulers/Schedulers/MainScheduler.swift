@@ -31,10 +31,10 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
 
     private let mainQueue = DispatchQueue.main
     /// Actions accepted to run on the main queue that have not finished yet.
-    private let numberEnqueued = Atomic<Int>(0)
+    @usableFromInline let numberEnqueued = Atomic<Int>(0)
     /// Actions running inline. Touched only on the main queue, whose blocks run one at a
     /// time, so a plain counter: the inline path needs no read-modify-write.
-    @exclusivity(unchecked) private var inlineDepth = 0
+    @usableFromInline @exclusivity(unchecked) var inlineDepth = 0
     private let pendingActions = MPSCQueue<ScheduledItemType>()
     private let drainRequests = Atomic<Int>(0)
 
@@ -79,12 +79,23 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     /// is RxSwift's increment-then-test in another order: an action enqueued from another
     /// thread just after the load is behind the inline one in FIFO order anyway, and
     /// cannot run before it (it needs the main queue, which the inline action holds).
+    ///
+    /// Inlinable, so that a caller holding a `MainScheduler` compiles the inline path
+    /// (and the action) into its own code; the enqueue path stays out of line, where its
+    /// generic set-up (a stack copy of the state sized at run time) does not burden it.
+    @inlinable
     override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         if DispatchQueue.isMain && inlineDepth == 0 && numberEnqueued.load(ordering: .acquiring) == 0 {
             inlineDepth = 1
             defer { inlineDepth = 0 }
             return action(state)
         }
+        return enqueue(state, action: action)
+    }
+
+    /// Hands the action to the main queue: counted, then batched or one block per action.
+    @usableFromInline
+    func enqueue<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         numberEnqueued.wrappingAdd(1, ordering: .acquiringAndReleasing)
         switch dispatch {
         case .perAction:

@@ -46,11 +46,14 @@ public class SerialDispatchQueueScheduler: SchedulerType, DispatchPeriodicSchedu
         self.init(queue: DispatchQueue.global(qos: qos.qosClass), internalSerialQueueName: internalSerialQueueName, leeway: leeway)
     }
 
-    /// Schedules `action` with `queue.async` (one dispatch per call).
+    /// Schedules `action` with `queue.async` (one dispatch per call); `MainScheduler`
+    /// runs it inline when it may.
+    @inlinable
     public final func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         scheduleInternal(state, action: action)
     }
 
+    @usableFromInline
     func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         configuration.schedule(state, action: action)
     }
