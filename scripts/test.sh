@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs every test: the full suite in a debug build, then the whole suite again under
+# Runs every test: the full suite in a debug build, the core's tests again in a release
+# build (its hot paths are inlined into callers there), then the whole suite under
 # ThreadSanitizer (it must report nothing).
-#   scripts/test.sh            everything
-#   SKIP_TSAN=1 scripts/test.sh  without the ThreadSanitizer pass
+#   scripts/test.sh              everything
+#   SKIP_RELEASE=1 scripts/test.sh  without the release pass
+#   SKIP_TSAN=1 scripts/test.sh     without the ThreadSanitizer pass
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -11,6 +13,12 @@ ensure_debian_packages libjemalloc-dev pkg-config valgrind
 
 echo "== swift test"
 swift test
+
+if [ "${SKIP_RELEASE:-0}" != "1" ]; then
+    echo "== swift test -c release (RxSchedulersTests)"
+    # -enable-testing: some core tests import the module with @testable.
+    swift test -c release -Xswiftc -enable-testing --scratch-path .build-release-tests --filter RxSchedulersTests
+fi
 
 if [ "${SKIP_TSAN:-0}" != "1" ]; then
     echo "== swift test --sanitize=thread"
