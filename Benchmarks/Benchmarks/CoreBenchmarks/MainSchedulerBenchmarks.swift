@@ -2,17 +2,6 @@ import Benchmark
 import Foundation
 import RxSchedulers
 
-/// For the inline calls: a million calls per sample, so the clock and statistics reads
-/// around each sample are negligible against calls of about 10 ns.
-let inlineConfiguration = Benchmark.Configuration(
-    metrics: Benchmark.defaultConfiguration.metrics,
-    timeUnits: .nanoseconds,
-    warmupIterations: 1,
-    scalingFactor: .mega,
-    maxDuration: .seconds(2),
-    maxIterations: 20
-)
-
 func registerMainSchedulerBenchmarks() {
     // Both inline benchmarks measure only the calls: the hop onto the main queue (a
     // `main.sync` from the benchmark's thread) is outside the measurement.

@@ -61,13 +61,22 @@ func namedSchedulers() -> [(String, ImmediateSchedulerType)] {
     ]
 }
 
+/// A million events per iteration, with the default metrics.
+private func millionPerIteration(maxDuration: Duration, maxIterations: Int) -> Benchmark.Configuration {
+    Benchmark.Configuration(
+        metrics: Benchmark.defaultConfiguration.metrics,
+        timeUnits: .nanoseconds,
+        warmupIterations: 1,
+        scalingFactor: .mega,
+        maxDuration: maxDuration,
+        maxIterations: maxIterations
+    )
+}
+
 /// For hand-off benchmarks (dispatch, threads): a million events per iteration, so
 /// thread wake-ups and creation are amortised as in a real stream, and fewer iterations.
-let handoffConfiguration = Benchmark.Configuration(
-    metrics: Benchmark.defaultConfiguration.metrics,
-    timeUnits: .nanoseconds,
-    warmupIterations: 1,
-    scalingFactor: .mega,
-    maxDuration: .seconds(10),
-    maxIterations: 5
-)
+let handoffConfiguration = millionPerIteration(maxDuration: .seconds(10), maxIterations: 5)
+
+/// For the inline MainScheduler calls: a million calls per iteration, so the clock and
+/// statistics reads around each one are negligible against calls of about 10 ns.
+let inlineConfiguration = millionPerIteration(maxDuration: .seconds(2), maxIterations: 20)
