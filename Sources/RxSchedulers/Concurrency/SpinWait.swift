@@ -42,16 +42,9 @@ enum SpinWait {
     /// duration differs tenfold between processors; the clock's vDSO read is ~20 ns).
     @inlinable
     static func spin(nanoseconds: UInt64) {
-        let deadline = monotonicNanoseconds() &+ nanoseconds
+        let deadline = MonotonicClock.now() &+ nanoseconds
         repeat {
             for _ in 0..<4 { rx_spin_hint() }
-        } while monotonicNanoseconds() < deadline
-    }
-
-    @inlinable
-    static func monotonicNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+        } while MonotonicClock.now() < deadline
     }
 }

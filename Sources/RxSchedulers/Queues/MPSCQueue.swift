@@ -112,7 +112,7 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
     static func awaitNextChunk(_ tail: borrowing Atomic<UInt>) {
         var backoff = Backoff()
         var reported = false
-        let started = DispatchTime.now().uptimeNanoseconds
+        let started = MonotonicClock.now()
         while true {
             let word = tail.load(ordering: .acquiring)
             // Waiting is safe only while claims exceed the capacity: then some producer
@@ -120,7 +120,7 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
             // capacity nobody has won yet — the next claim wins — so retry.
             if Int(word >> claimShift) <= chunkCapacity { return }
             backoff.wait()
-            if !reported, backoff.rounds > 1_024, DispatchTime.now().uptimeNanoseconds - started > 5_000_000_000 {
+            if !reported, backoff.rounds > 1_024, MonotonicClock.now() - started > 5_000_000_000 {
                 reported = true
                 let message = "MPSCQueue: waited 5 s for the next chunk; tail word 0x\(String(word, radix: 16))\n"
                 fputs(message, stderr)
