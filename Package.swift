@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.0"),
+        // `swift package generate-documentation` for the DocC catalogs; not linked into anything.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // The core knows nothing of the harness and links no allocator.
@@ -42,23 +44,34 @@ let package = Package(
         // Callgrind client requests (valgrind's header, package `valgrind`) for the
         // instruction-count mode; no-ops when not under valgrind or without the header.
         .target(name: "CCallgrind"),
+        // prctl's parent-death signal, for child processes (prctl is variadic: not callable from Swift).
+        .target(name: "CProcess"),
+        // The engine: plans, workloads, collectors, checkers, the runner, the child protocol,
+        // results files and the comparison. It never prints; it reports through `BenchObserver`.
         .target(
             name: "SchedulerBench",
             dependencies: [
                 "RxSchedulers",
                 "CCallgrind",
+                "CProcess",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "CSV", package: "CSV.swift"),
             ],
             swiftSettings: languageMode
         ),
-        .executableTarget(
-            name: "schedbench",
+        // The command line: one file per subcommand, rendering, exit statuses. A library,
+        // so its tests can import it without linking jemalloc.
+        .target(
+            name: "SchedBenchCLI",
             dependencies: [
                 "SchedulerBench",
-                "CJemalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: languageMode
+        ),
+        .executableTarget(
+            name: "schedbench",
+            dependencies: ["SchedBenchCLI", "SchedulerBench", "CJemalloc"],
             swiftSettings: languageMode
         ),
 
@@ -69,8 +82,13 @@ let package = Package(
         ),
         .testTarget(
             name: "SchedulerBenchTests",
-            // The CLI tests run the built `schedbench` binary (`swift build` builds it).
             dependencies: ["SchedulerBench"],
+            swiftSettings: languageMode
+        ),
+        .testTarget(
+            name: "SchedBenchCLITests",
+            // Also runs the built `schedbench` binary as users do (`swift build` builds it).
+            dependencies: ["SchedBenchCLI", "SchedulerBench"],
             swiftSettings: languageMode
         ),
     ]

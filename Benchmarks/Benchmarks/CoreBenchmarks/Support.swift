@@ -49,10 +49,11 @@ func runProducers(_ producers: Int, _ body: @escaping @Sendable (Int) -> Void) {
     group.wait()
 }
 
-/// The schedulers benchmarks compare, by their harness names.
+/// The schedulers benchmarks compare, by their harness names and built as the harness
+/// builds them (`SchedulerName.make` in SchedulerBench): `operationQueue` is a plain
+/// `OperationQueue()`, of the default (concurrent) width, as RxSwift users create it.
 func namedSchedulers() -> [(String, ImmediateSchedulerType)] {
     let operationQueue = OperationQueue()
-    operationQueue.maxConcurrentOperationCount = 1
     return [
         ("serial", SerialDispatchQueueScheduler(internalSerialQueueName: "bench.serial")),
         ("concurrent", ConcurrentDispatchQueueScheduler(qos: .userInitiated)),

@@ -1,76 +1,76 @@
 import Foundation
 
-/// `schedbench gate`: runs a baseline build and a candidate build of schedbench on the same
-/// cases in alternating rounds, one timed trial per case per round, so slow drift of the
-/// machine (thermal, noisy neighbours, a 2× move between sessions) lands on both sides
+/// `schedbench gate`: runs the same cases on a baseline build and a candidate build of
+/// schedbench in alternating rounds, one timed trial per case per round, so slow drift of
+/// the machine (thermal, noisy neighbours, a 2× move between sessions) lands on both sides
 /// alike. The order alternates (A B, B A, A B, …) so neither side always runs second.
 /// Counting trials (allocations, instructions) run in the first round only: they do not
-/// depend on load. Each side's rounds are merged into one results directory, round r
-/// becoming trial r.
-public struct InterleavedRuns {
-    public enum Side: String, CaseIterable, Sendable {
+/// depend on load. Each side's rounds are merged, round r becoming trial r, and written
+/// after every round to `baseline/` and `candidate/` under `directory`, so an interrupted
+/// gate keeps the rounds it finished.
+///
+/// Both builds are driven through the child protocol (`ChildRequest`): each round is one
+/// `_child` process per side, given the cases and options as data.
+public struct InterleavedRuns: Sendable {
+    public enum Side: String, CaseIterable, Codable, Sendable {
         case baseline, candidate
     }
 
     public var executables: [Side: String]
+    public var cases: [BenchCase]
+    /// How each round measures; `trials` is ignored (one per round).
+    public var options: RunOptions
     public var rounds: Int
-    /// `schedbench run` options choosing the cases (suite, workloads, axes, warmup…).
-    public var runArguments: [String]
     public var directory: URL
 
-    public init(baseline: String, candidate: String, rounds: Int, runArguments: [String], directory: URL) {
+    public init(baseline: String, candidate: String, cases: [BenchCase], options: RunOptions, rounds: Int, directory: URL) {
         executables = [.baseline: baseline, .candidate: candidate]
+        self.cases = cases
+        self.options = options
         self.rounds = rounds
-        self.runArguments = runArguments
         self.directory = directory
     }
 
     public func resultsDirectory(_ side: Side) -> URL { directory.appendingPathComponent(side.rawValue) }
 
-    /// Runs every round and writes the merged results; `progress` hears each step. Throws when
-    /// a run fails for any reason but a correctness failure (exit 3), whose results are kept
-    /// for `compare` to report.
-    public func execute(progress: (String) -> Void) throws {
+    /// Runs the rounds. A case with invariant violations is a result, kept for `compare` to
+    /// judge; a build that fails to run, or a case it could not run, is an error. Returns
+    /// whether every round ran (false when `cancellation` stopped it early).
+    @discardableResult
+    public func execute(observer: any BenchObserver = SilentObserver(), cancellation: CancellationToken = CancellationToken()) throws -> Bool {
         var merged: [Side: [CaseResult]] = [:]
-        var provenance: [Side: Provenance] = [:]
         for round in 1...rounds {
+            if cancellation.isCancelled { return false }
             let order: [Side] = round % 2 == 1 ? [.baseline, .candidate] : [.candidate, .baseline]
             for side in order {
-                progress("round \(round)/\(rounds): \(side.rawValue)")
-                let out = directory.appendingPathComponent("rounds/\(side.rawValue)-\(round)")
-                try runOnce(executables[side]!, out: out, countingRound: round == 1)
-                let (cases, runProvenance) = try ResultsFiles.read(out.path)
-                provenance[side] = provenance[side] ?? runProvenance
-                merged[side] = Self.merge(merged[side] ?? [], cases, round: round)
+                observer.benchEvent(.roundStarted(round: round, of: rounds, side: side))
+                var roundOptions = options
+                roundOptions.trials = 1
+                roundOptions.isolate = false
+                if round > 1 {
+                    roundOptions.countAllocations = false
+                    roundOptions.countInstructions = false
+                }
+                let child = ChildProcess(binary: executables[side]!)
+                let reply = try child.run(ChildRequest(job: .cases, cases: cases, options: roundOptions), observer: RoundEvents(observer))
+                var results: [CaseResult] = []
+                for outcome in reply.outcomes {
+                    if let error = outcome.error {
+                        throw BenchError.childFailed(executable: child.name, problem: "round \(round): \(outcome.benchCase): \(error)")
+                    }
+                    if let result = outcome.result { results.append(result) }
+                }
+                merged[side] = Self.merge(merged[side] ?? [], results, round: round)
+                let url = resultsDirectory(side)
+                do {
+                    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+                } catch {
+                    throw BenchError.unwritable(path: url.path, problem: error.localizedDescription)
+                }
+                try ResultsFiles.write(merged[side]!, provenance: reply.provenance, to: url)
             }
         }
-        for side in Side.allCases {
-            guard let sideProvenance = provenance[side] else { continue }
-            let url = resultsDirectory(side)
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-            try ResultsFiles.write(merged[side] ?? [], provenance: sideProvenance, to: url)
-        }
-    }
-
-    private func runOnce(_ executable: String, out: URL, countingRound: Bool) throws {
-        var arguments = runArguments.filter { countingRound || $0 != "--instructions" }
-        arguments += ["--trials", "1", "--out", out.path, "--quiet", "--no-table"]
-        if !countingRound { arguments.append("--no-allocations") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["run"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        do { try process.run() } catch {
-            throw WorkloadError("cannot start \(executable): \(error.localizedDescription)")
-        }
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 || process.terminationStatus == 3 else {
-            let lastLines = said.split(separator: "\n").suffix(3).joined(separator: " | ")
-            throw WorkloadError("\(executable) run exited with status \(process.terminationStatus): \(lastLines)")
-        }
+        return true
     }
 
     /// Adds one round's cases: its timed trial 1 becomes trial `round`; trial 0 is kept.
@@ -84,10 +84,24 @@ public struct InterleavedRuns {
             }
             if let index = merged.firstIndex(where: { $0.benchCase == result.benchCase }) {
                 merged[index].trials += records
+                merged[index].violationSamples += result.violationSamples
             } else {
-                merged.append(CaseResult(benchCase: result.benchCase, trials: records))
+                merged.append(CaseResult(benchCase: result.benchCase, trials: records, violationSamples: result.violationSamples))
             }
         }
         return merged
+    }
+}
+
+/// Forwards a round's case and trial progress; the gate reports results itself.
+private struct RoundEvents: BenchObserver {
+    let observer: any BenchObserver
+    init(_ observer: any BenchObserver) { self.observer = observer }
+
+    func benchEvent(_ event: BenchEvent) {
+        switch event {
+        case .caseStarted, .trialStarted, .caseFailed: observer.benchEvent(event)
+        case .caseFinished, .roundStarted: break
+        }
     }
 }

@@ -27,7 +27,7 @@ public struct Thresholds: Sendable, Equatable {
 
     /// Reads a thresholds file; the error names the file and the bad key or value.
     public static func read(_ path: String, defaultThreshold: Double) throws -> Thresholds {
-        func fail(_ problem: String) -> CSVFileError { CSVFileError(path: path, problem: problem) }
+        func fail(_ problem: String) -> BenchError { .unreadable(path: path, problem: problem) }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch { throw fail("cannot read: \(error.localizedDescription)") }
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {

@@ -2,21 +2,21 @@ import Synchronization
 
 /// Detects overlapping observer calls: `enter` at the start of each call, `leave` at the end.
 /// Two calls inside each other's enter/leave window are reported. Cost: two atomic operations per call.
-public final class OverlapDetector: @unchecked Sendable {
+final class OverlapDetector: @unchecked Sendable {
     private let inside = Atomic<Int>(0)
     private let report: InvariantReport
 
-    public init(report: InvariantReport) { self.report = report }
+    init(report: InvariantReport) { self.report = report }
 
     @inline(__always)
-    public func enter() {
+    func enter() {
         if inside.wrappingAdd(1, ordering: .acquiring).oldValue != 0 {
             report.record("observer called while another call was still running")
         }
     }
 
     @inline(__always)
-    public func leave() {
+    func leave() {
         inside.wrappingSubtract(1, ordering: .releasing)
     }
 }

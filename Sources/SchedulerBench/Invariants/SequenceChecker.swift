@@ -7,7 +7,7 @@
 /// trampoline), since a producer's slot is the only state it touches. If delivery is not
 /// serialized the slots may race, but plain integer slots never crash, and
 /// `OverlapDetector` reports the overlap itself.
-public final class SequenceChecker: @unchecked Sendable {
+final class SequenceChecker: @unchecked Sendable {
     private let report: InvariantReport
     private let expectedCounts: [Int]
     /// Next expected sequence per producer, one per 128-byte line so trampoline producers
@@ -16,7 +16,7 @@ public final class SequenceChecker: @unchecked Sendable {
     private static var stride: Int { 128 / MemoryLayout<Int>.stride }
 
     /// `expectedCounts[p]` events are expected from producer `p`.
-    public init(expectedCounts: [Int], report: InvariantReport) {
+    init(expectedCounts: [Int], report: InvariantReport) {
         self.report = report
         self.expectedCounts = expectedCounts
         next = .allocate(capacity: expectedCounts.count * Self.stride)
@@ -26,7 +26,7 @@ public final class SequenceChecker: @unchecked Sendable {
     deinit { next.deallocate() }
 
     @inline(__always)
-    public func observe(producer: Int, sequence: Int) {
+    func observe(producer: Int, sequence: Int) {
         guard producer >= 0, producer < expectedCounts.count else {
             report.record("event from unknown producer \(producer)")
             return
@@ -44,7 +44,7 @@ public final class SequenceChecker: @unchecked Sendable {
     }
 
     /// Reports producers whose events did not all arrive.
-    public func finish() {
+    func finish() {
         for producer in 0..<expectedCounts.count where next[producer * Self.stride] != expectedCounts[producer] {
             report.record("producer \(producer): \(next[producer * Self.stride]) of \(expectedCounts[producer]) events delivered")
         }

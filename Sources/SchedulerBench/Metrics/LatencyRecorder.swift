@@ -10,42 +10,42 @@ import Histogram
 /// (HdrHistogram's back-filling by expected interval) for callers that only have service times.
 ///
 /// Not thread-safe: record from one thread (observers are serialized).
-public struct LatencyRecorder {
-    public static let highestTrackableNanos: UInt64 = 60_000_000_000
+struct LatencyRecorder {
+    static let highestTrackableNanos: UInt64 = 60_000_000_000
     private var histogram = Histogram<UInt64>(
         lowestDiscernibleValue: 1, highestTrackableValue: highestTrackableNanos, numberOfSignificantValueDigits: .three
     )
 
-    public init() {}
+    init() {}
 
     /// Records an event intended to start at `intended` and completed at `completed` (ns, same clock).
     @inline(__always)
-    public mutating func record(intended: UInt64, completed: UInt64) {
+    mutating func record(intended: UInt64, completed: UInt64) {
         record(completed > intended ? completed - intended : 0)
     }
 
     @inline(__always)
-    public mutating func record(_ latencyNanos: UInt64) {
+    mutating func record(_ latencyNanos: UInt64) {
         _ = histogram.record(Swift.min(Swift.max(latencyNanos, 1), Self.highestTrackableNanos))
     }
 
     /// Records a closed-loop service time, back-filling the samples a stall kept from being
     /// taken when requests were due every `expectedInterval` ns.
-    public mutating func recordCorrected(_ latencyNanos: UInt64, expectedInterval: UInt64) {
+    mutating func recordCorrected(_ latencyNanos: UInt64, expectedInterval: UInt64) {
         _ = histogram.recordCorrectedValue(Swift.min(Swift.max(latencyNanos, 1), Self.highestTrackableNanos), expectedInterval: expectedInterval)
     }
 
-    public var count: UInt64 { histogram.totalCount }
+    var count: UInt64 { histogram.totalCount }
 
     /// The value at `percentile` (0–100), within the histogram's 0.1% precision.
-    public func value(atPercentile percentile: Double) -> UInt64 {
+    func value(atPercentile percentile: Double) -> UInt64 {
         histogram.valueAtPercentile(percentile)
     }
 
-    public var max: UInt64 { histogram.max }
+    var max: UInt64 { histogram.max }
 
     /// The latency metrics (`latency_p50_ns` … `latency_max_ns`); empty when nothing was recorded.
-    public var metrics: [Metric: Double] {
+    var metrics: [Metric: Double] {
         guard count > 0 else { return [:] }
         return [
             .latencyP50: Double(value(atPercentile: 50)),

@@ -1,19 +1,19 @@
 import Foundation
 
 /// Thread count and resident memory of this process, from `/proc/self/status` (Linux).
-public struct ProcessStatus: Sendable {
-    public var threads: Int
+struct ProcessStatus: Sendable {
+    var threads: Int
     /// Peak resident set size since start or since the last `resetPeakResidentSize()`.
-    public var peakResidentBytes: Int
+    var peakResidentBytes: Int
 
     /// Reads `/proc/self/status`; nil where it does not exist. Costs ~20 µs.
-    public static func current() -> ProcessStatus? {
+    static func current() -> ProcessStatus? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         return parse(text)
     }
 
     /// Parses the `Threads:` and `VmHWM:` (kB) fields of a status file.
-    public static func parse(_ text: String) -> ProcessStatus? {
+    static func parse(_ text: String) -> ProcessStatus? {
         var threads: Int?
         var peakKB: Int?
         for line in text.split(separator: "\n") {
@@ -31,7 +31,7 @@ public struct ProcessStatus: Sendable {
     /// Restarts the kernel's peak-RSS counter at the current RSS (`echo 5 > /proc/self/clear_refs`),
     /// so each trial reports its own peak. Returns false where the kernel refuses.
     @discardableResult
-    public static func resetPeakResidentSize() -> Bool {
+    static func resetPeakResidentSize() -> Bool {
         guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
         defer { try? handle.close() }
         return (try? handle.write(contentsOf: Data("5".utf8))) != nil

@@ -1,13 +1,13 @@
 import Glibc
 
 /// CPU time and context switches of the whole process, from `getrusage(RUSAGE_SELF)`.
-public struct ResourceUsage: Sendable {
-    public var userSeconds: Double
-    public var systemSeconds: Double
-    public var voluntarySwitches: Int
-    public var involuntarySwitches: Int
+struct ResourceUsage: Sendable {
+    var userSeconds: Double
+    var systemSeconds: Double
+    var voluntarySwitches: Int
+    var involuntarySwitches: Int
 
-    public static func current() -> ResourceUsage {
+    static func current() -> ResourceUsage {
         var usage = rusage()
         getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
@@ -19,7 +19,7 @@ public struct ResourceUsage: Sendable {
         )
     }
 
-    public static func - (lhs: ResourceUsage, rhs: ResourceUsage) -> ResourceUsage {
+    static func - (lhs: ResourceUsage, rhs: ResourceUsage) -> ResourceUsage {
         ResourceUsage(
             userSeconds: lhs.userSeconds - rhs.userSeconds,
             systemSeconds: lhs.systemSeconds - rhs.systemSeconds,

@@ -4,17 +4,17 @@ import Synchronization
 /// Samples the process's thread count on a background thread while a trial runs and
 /// keeps the peak. One `/proc/self/status` read every `interval` (default 10 ms, ~0.2%
 /// of one core); the sampler's own thread is not counted.
-public final class ThreadSampler: @unchecked Sendable {
+final class ThreadSampler: @unchecked Sendable {
     private let interval: TimeInterval
     private let running = Atomic<Bool>(false)
     private let peak = Atomic<Int>(0)
     private let stopped = DispatchSemaphore(value: 0)
 
-    public init(interval: TimeInterval = 0.010) {
+    init(interval: TimeInterval = 0.010) {
         self.interval = interval
     }
 
-    public func start() {
+    func start() {
         peak.store(ProcessStatus.current()?.threads ?? 0, ordering: .relaxed)
         running.store(true, ordering: .releasing)
         let thread = Thread { [self] in
@@ -31,7 +31,7 @@ public final class ThreadSampler: @unchecked Sendable {
     }
 
     /// Stops sampling and returns the peak thread count seen (sampler excluded).
-    public func stop() -> Int {
+    func stop() -> Int {
         if let threads = ProcessStatus.current()?.threads {
             _ = peak.max(threads - 1, ordering: .relaxed)
         }

@@ -1,128 +1,106 @@
 import Foundation
-import Synchronization
 
-/// A whole run: every case in order, results written atomically after each case (so an
-/// interrupted or failed run keeps what it finished), progress on stderr, correctness tallied.
+/// A whole run: every case in order, each in this process or (with `RunOptions.isolate`)
+/// in a child of its own, with the results written atomically after each case, so an
+/// interrupted or failed run keeps what it finished.
+///
+/// Progress goes to the `observer` as `BenchEvent`s; a cancelled `cancellation` stops the
+/// run at the next case boundary. Call `execute()` off the main thread while the main
+/// thread drains the main queue (`MainThreadDriver`), as the workloads on `main` need.
 public final class BenchRun {
-    public struct Outcome {
-        public var results: [CaseResult]
-        /// Cases with invariant violations or leaked resources.
-        public var failedCases: [CaseResult]
-        public var interrupted: Bool
-        /// Errors that stopped the run (unwritable output, a case that could not run).
-        public var errors: [String]
+    /// Where a run writes `results.csv` and `summary.csv`.
+    public struct Output: Sendable {
+        public var directory: URL
+        public var provenance: Provenance
+
+        public init(directory: URL, provenance: Provenance) {
+            self.directory = directory
+            self.provenance = provenance
+        }
     }
 
-    /// Set by the first Ctrl-C: the run stops after the current case.
-    public static let interruptRequested = Atomic<Bool>(false)
+    /// What happened to one case.
+    public struct CaseOutcome: Sendable {
+        public var benchCase: BenchCase
+        public var result: Result<CaseResult, BenchError>
+    }
+
+    public struct Outcome: Sendable {
+        /// Every case that started, in order.
+        public var cases: [CaseOutcome]
+        /// The run stopped early because it was cancelled.
+        public var interrupted: Bool
+        /// The results could not be written; the run stopped at that case.
+        public var writeError: BenchError?
+
+        /// The finished cases' results.
+        public var results: [CaseResult] { cases.compactMap { try? $0.result.get() } }
+        /// Finished cases with invariant violations or leaked resources.
+        public var correctnessFailures: [CaseResult] { results.filter { $0.correctnessFailures > 0 } }
+        /// Cases that could not run.
+        public var errors: [(benchCase: BenchCase, error: BenchError)] {
+            cases.compactMap { outcome in
+                if case .failure(let error) = outcome.result { return (outcome.benchCase, error) }
+                return nil
+            }
+        }
+    }
 
     private let cases: [BenchCase]
     private let options: RunOptions
-    private let directory: URL
-    private let provenance: Provenance
-    private let progress: ProgressLine
-    private let isolation: IsolatedCaseRunner?
-    /// Runs the counting trials: allocations, and instructions when valgrind is known.
-    private let countingChild: IsolatedCaseRunner
+    private let observer: any BenchObserver
+    private let cancellation: CancellationToken
+    private let output: Output?
+    private let valgrind: String?
 
-    public init(cases: [BenchCase], options: RunOptions, directory: URL, provenance: Provenance,
-                showProgress: Bool, isolation: IsolatedCaseRunner? = nil, valgrind: String? = nil) {
+    /// Throws `BenchError.toolMissing` when `options` asks for instruction counts and
+    /// valgrind is not installed, before anything runs.
+    public init(cases: [BenchCase], options: RunOptions, output: Output? = nil,
+                observer: any BenchObserver = SilentObserver(), cancellation: CancellationToken = CancellationToken()) throws {
+        valgrind = InstructionCounter.findValgrind()
+        if options.countInstructions && valgrind == nil {
+            throw BenchError.toolMissing("counting instructions needs valgrind on PATH (apt-get install valgrind)")
+        }
         self.cases = cases
         self.options = options
-        self.directory = directory
-        self.provenance = provenance
-        progress = ProgressLine(enabled: showProgress)
-        self.isolation = isolation
-        countingChild = IsolatedCaseRunner(scratch: directory.appendingPathComponent(".children"), valgrind: valgrind)
+        self.output = output
+        self.observer = observer
+        self.cancellation = cancellation
     }
 
     public func execute() -> Outcome {
-        var outcome = Outcome(results: [], failedCases: [], interrupted: false, errors: [])
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("schedbench-\(getpid())-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let children = CaseIsolation(scratch: scratch, valgrind: valgrind)
+        let runner = CaseRunner(options: options, counting: children, observer: observer)
+
+        var outcome = Outcome(cases: [], interrupted: false, writeError: nil)
         for (index, benchCase) in cases.enumerated() {
-            if Self.interruptRequested.load(ordering: .relaxed) {
+            if cancellation.isCancelled {
                 outcome.interrupted = true
                 break
             }
-            let label = "[\(index + 1)/\(cases.count)] \(benchCase)"
-            progress.update(label)
+            observer.benchEvent(.caseStarted(benchCase, index: index + 1, count: cases.count))
+            let result: Result<CaseResult, BenchError>
             do {
-                let result: CaseResult
-                if let isolation {
-                    result = try isolation.run(benchCase, options: options)
-                } else {
-                    var runner = CaseRunner(options: options, countingChild: countingChild)
-                    runner.onTrial = { [progress] trial, of in
-                        progress.update(trial == TrialRecord.countingTrial ? "\(label) counting trials" : "\(label) trial \(trial)/\(of)")
-                    }
-                    result = try runner.run(benchCase)
-                }
-                outcome.results.append(result)
-                if let overhead = result.overhead {
-                    let percent: (Double) -> String = { String(format: "%+.1f%%", $0 * 100) }
-                    progress.message("harness overhead \(percent(overhead.median)) [\(percent(overhead.low)), \(percent(overhead.high))] "
-                                     + "(median of \(overhead.pairs) paired trials, ns/event collectors on vs off): \(benchCase)")
-                }
-                if let overhead = result.instructionOverhead {
-                    progress.message("harness overhead \(String(format: "%+.2f%%", overhead * 100)) (instructions/event checkers on vs off): \(benchCase)")
-                }
-                if result.correctnessFailures > 0 {
-                    outcome.failedCases.append(result)
-                    progress.message("correctness failure in \(benchCase): " + describeFailure(result))
-                }
+                result = .success(options.isolate ? try children.run(benchCase, options: options, observer: observer) : try runner.run(benchCase))
             } catch {
-                outcome.errors.append("\(benchCase): \(error)")
-                progress.message("error in \(benchCase): \(error)")
+                result = .failure(BenchError(error))
             }
-            do {
-                try ResultsFiles.write(outcome.results, provenance: provenance, to: directory)
-            } catch {
-                outcome.errors.append("\(error)")
-                break
+            outcome.cases.append(CaseOutcome(benchCase: benchCase, result: result))
+            if let output {
+                do {
+                    try ResultsFiles.write(outcome.results, provenance: output.provenance, to: output.directory)
+                } catch {
+                    outcome.writeError = BenchError(error)
+                    break
+                }
+            }
+            switch result {
+            case .success(let caseResult): observer.benchEvent(.caseFinished(caseResult))
+            case .failure(let error): observer.benchEvent(.caseFailed(benchCase, error))
             }
         }
-        progress.finish()
         return outcome
-    }
-
-    private func describeFailure(_ result: CaseResult) -> String {
-        let violations = result.values(.invariantViolations).reduce(0, +)
-        let leaked = result.values(.resourcesLeaked).max() ?? 0
-        var parts: [String] = []
-        if violations > 0 { parts.append("\(Int(violations)) invariant violations") }
-        if leaked > 0 { parts.append("\(Int(leaked)) Rx resources leaked") }
-        return parts.joined(separator: ", ") + result.violationSamples.map { "\n    \($0)" }.joined()
-    }
-}
-
-/// A one-line progress display on stderr, redrawn in place; silent unless enabled (a terminal and no `--quiet`).
-public final class ProgressLine: @unchecked Sendable {
-    private let enabled: Bool
-    private let lock = NSLock()
-    private var shown = false
-
-    public init(enabled: Bool) { self.enabled = enabled }
-
-    public func update(_ text: String) {
-        guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
-        shown = true
-    }
-
-    /// A message that stays (always printed, progress or not).
-    public func message(_ text: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-
-    public func finish() {
-        guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        shown = false
     }
 }

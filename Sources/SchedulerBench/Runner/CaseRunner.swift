@@ -1,47 +1,32 @@
 import Foundation
 import RxSchedulers
 
-/// Runs one case: warmup, timed trials with the process collectors around each, then the
-/// counting trials (allocations; instructions when asked), recorded together as trial 0.
-/// Collectors read outside the timed region: getrusage and the thread/RSS reads happen
-/// before and after the trial, the thread sampler wakes every 10 ms.
-public struct CaseRunner {
-    public var options: RunOptions
+/// Runs one case in this process: warmup, timed trials with the process collectors around
+/// each, then the counting trials (allocations; instructions when asked), recorded together
+/// as trial 0. Collectors read outside the timed region: getrusage and the thread/RSS reads
+/// happen before and after the trial, the thread sampler wakes every 10 ms.
+struct CaseRunner {
+    var options: RunOptions
     /// Runs the counting trials in child processes: allocations when this process cannot
     /// count them exactly, instructions (`options.countInstructions`) always.
-    public var countingChild: IsolatedCaseRunner?
-    /// Called before each trial: (trial, of) — trial 0 is a counting trial.
-    public var onTrial: (Int, Int) -> Void = { _, _ in }
+    var counting: CaseIsolation?
+    /// Hears `trialStarted` before each trial.
+    var observer: any BenchObserver = SilentObserver()
 
-    public init(options: RunOptions, countingChild: IsolatedCaseRunner? = nil) {
+    init(options: RunOptions, counting: CaseIsolation? = nil, observer: any BenchObserver = SilentObserver()) {
         self.options = options
-        self.countingChild = countingChild
+        self.counting = counting
+        self.observer = observer
     }
 
-    public func run(_ benchCase: BenchCase) throws -> CaseResult {
+    func run(_ benchCase: BenchCase) throws -> CaseResult {
         let workload = Workloads.named(benchCase.workload)
         var records: [TrialRecord] = []
-        var samples: [String] = []
-        var warmupViolations = 0
-
-        for _ in 0..<options.warmup {
-            let report = InvariantReport()
-            _ = try workload.runTrial(benchCase, invariants: report, checking: options.checking)
-            warmupViolations += report.count
-            samples += report.descriptions
-            _ = waitForResources(atMost: Resources.total)
-        }
-
-        if let counting = options.countingOnly {
-            let (record, descriptions) = try countingTrial(counting, workload, benchCase)
-            records += record.map { [$0] } ?? []
-            samples += descriptions
-            return CaseResult(benchCase: benchCase, trials: records, violationSamples: Array(samples.prefix(InvariantReport.keptDescriptions)))
-        }
+        var (warmupViolations, samples) = try warmup(workload, benchCase)
 
         var overheadPairs: [(on: Double, off: Double)] = []
         for trial in 1...options.trials {
-            onTrial(trial, options.trials)
+            observer.benchEvent(.trialStarted(benchCase, trial: trial, of: options.trials))
             // The overhead pair's bare trial runs before the measured one in odd trials and
             // after it in even ones, so neither always has the warmer start.
             var bareNanos: Double?
@@ -51,8 +36,8 @@ public struct CaseRunner {
             var metrics = try measuredTrial(workload, benchCase, report)
             if options.measureOverhead && !bareFirst { bareNanos = try bareTrial(workload, benchCase) }
             // Violations seen during warmup count against the first timed trial.
-            let violations = report.count + (trial == 1 ? warmupViolations : 0)
-            metrics[.invariantViolations] = Double(violations)
+            metrics[.invariantViolations] = Double(report.count + warmupViolations)
+            warmupViolations = 0
             if let off = bareNanos, let on = metrics[.nsPerEvent] { overheadPairs.append((on, off)) }
             samples += report.descriptions
             records.append(TrialRecord(benchCase: benchCase, trial: trial, metrics: metrics))
@@ -61,26 +46,26 @@ public struct CaseRunner {
         result.overhead = HarnessOverhead(pairs: overheadPairs)
 
         if options.countAllocations {
-            onTrial(TrialRecord.countingTrial, options.trials)
+            observer.benchEvent(.trialStarted(benchCase, trial: TrialRecord.countingTrial, of: options.trials))
             if AllocationCounter.isExact {
-                let (record, descriptions) = try countingTrial(.allocations, workload, benchCase)
+                let (record, descriptions) = try allocationTrial(workload, benchCase)
                 if let record { result.addCounting(record) }
                 samples += descriptions
-            } else if let countingChild {
-                let counted = try countingChild.run(benchCase, options: options, counting: .allocations)
+            } else if let counting {
+                let counted = try counting.countAllocations(benchCase, options: options)
                 counted.trials.forEach { result.addCounting($0) }
                 samples += counted.violationSamples
             }
         }
-        if options.countInstructions, let countingChild {
-            onTrial(TrialRecord.countingTrial, options.trials)
-            let counted = try countingChild.countInstructions(benchCase, options: options)
+        if options.countInstructions, let counting {
+            observer.benchEvent(.trialStarted(benchCase, trial: TrialRecord.countingTrial, of: options.trials))
+            let counted = try counting.countInstructions(benchCase, options: options)
             counted.trials.forEach { result.addCounting($0) }
             samples += counted.violationSamples
             if options.measureOverhead {
                 var unchecked = options
                 unchecked.checking = false
-                let bare = try countingChild.countInstructions(benchCase, options: unchecked)
+                let bare = try counting.countInstructions(benchCase, options: unchecked)
                 if let on = counted.values(.instructionsPerEvent).first, let off = bare.values(.instructionsPerEvent).first, off > 0 {
                     result.instructionOverhead = on / off - 1
                 }
@@ -90,20 +75,51 @@ public struct CaseRunner {
         return result
     }
 
-    /// One untimed counting trial in this process: allocations (this process must count
-    /// exactly, or the metrics are left out rather than guessed — as under ThreadSanitizer)
-    /// or instructions (this process must run under callgrind).
-    private func countingTrial(_ counting: CountingTrial, _ workload: any Workload, _ benchCase: BenchCase) throws -> (TrialRecord?, [String]) {
+    /// The counting child's work: the warmup, then only the `counting` trial, in this
+    /// process (which must count exactly, or run under callgrind). Returns trial 0 (no
+    /// record when allocations cannot be counted exactly here — left out rather than
+    /// guessed, as under ThreadSanitizer) and, for instructions, the instrumented trial's
+    /// operations.
+    func runCountingOnly(_ counting: CountingTrial, _ benchCase: BenchCase) throws -> (CaseResult, operations: Int?) {
+        let workload = Workloads.named(benchCase.workload)
+        var (warmupViolations, samples) = try warmup(workload, benchCase)
+        let record: TrialRecord?
+        var operations: Int?
         switch counting {
         case .allocations:
-            guard AllocationCounter.isExact else { return (nil, []) }
-            return try allocationTrial(workload, benchCase)
+            guard AllocationCounter.isExact else { return (CaseResult(benchCase: benchCase, trials: []), nil) }
+            let (counted, descriptions) = try allocationTrial(workload, benchCase)
+            record = counted
+            samples += descriptions
         case .instructions:
-            guard InstructionCounter.isActive else {
-                throw WorkloadError("counting instructions needs the process to run under schedbench's callgrind child")
-            }
-            return try instructionTrial(workload, benchCase)
+            let report = InvariantReport()
+            let outcome = try InstructionCounter.instrument { try workload.runTrial(benchCase, invariants: report, checking: options.checking) }
+            _ = waitForResources(atMost: Resources.total)
+            record = TrialRecord(benchCase: benchCase, trial: TrialRecord.countingTrial, metrics: [.invariantViolations: Double(report.count)])
+            operations = outcome.operations
+            samples += report.descriptions
         }
+        var result = CaseResult(benchCase: benchCase, trials: [], violationSamples: Array(samples.prefix(InvariantReport.keptDescriptions)))
+        if var record {
+            record.metrics[.invariantViolations, default: 0] += Double(warmupViolations)
+            warmupViolations = 0
+            result.addCounting(record)
+        }
+        return (result, operations)
+    }
+
+    /// The untimed warmup trials: their violations and violation descriptions.
+    private func warmup(_ workload: any Workload, _ benchCase: BenchCase) throws -> (violations: Int, samples: [String]) {
+        var violations = 0
+        var samples: [String] = []
+        for _ in 0..<options.warmup {
+            let report = InvariantReport()
+            _ = try workload.runTrial(benchCase, invariants: report, checking: options.checking)
+            violations += report.count
+            samples += report.descriptions
+            _ = waitForResources(atMost: Resources.total)
+        }
+        return (violations, samples)
     }
 
     /// A trial with checkers and collectors off (for `measureOverhead`), settled like a
@@ -113,18 +129,6 @@ public struct CaseRunner {
         let bare = try workload.runTrial(benchCase, invariants: InvariantReport(), checking: false)
         _ = waitForResources(atMost: resourcesBefore)
         return Self.throughput(bare)[.nsPerEvent]
-    }
-
-    /// The child's side of `IsolatedCaseRunner.countInstructions`: one trial with callgrind's
-    /// instrumentation on.
-    private func instructionTrial(_ workload: any Workload, _ benchCase: BenchCase) throws -> (TrialRecord?, [String]) {
-        let report = InvariantReport()
-        _ = try InstructionCounter.instrument { try workload.runTrial(benchCase, invariants: report, checking: options.checking) }
-        _ = waitForResources(atMost: Resources.total)
-        let record = TrialRecord(benchCase: benchCase, trial: TrialRecord.countingTrial, metrics: [
-            .invariantViolations: Double(report.count),
-        ])
-        return (record, report.descriptions)
     }
 
     /// One untimed trial between two allocation snapshots (this process must count exactly).

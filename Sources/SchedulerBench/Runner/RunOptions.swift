@@ -1,23 +1,25 @@
 import Foundation
 
-/// How the runner measures each case.
-public struct RunOptions: Sendable {
+/// How the runner measures each case. Codable: it travels to child processes in a
+/// `ChildRequest`.
+public struct RunOptions: Codable, Sendable, Equatable {
     /// Timed trials per case (medians and intervals come from these).
     public var trials = 5
     /// Untimed trials before them, checked but not recorded.
     public var warmup = 1
     /// Run the extra allocation-counting trial (in a child process; see `AllocationCounter`).
     public var countAllocations = true
-    /// Count instructions per event under callgrind (in a child process; see `InstructionCounter`).
+    /// Count instructions per event under callgrind (in child processes; needs valgrind).
     public var countInstructions = false
-    /// Run only this counting trial, in this process: the child's side of the two above.
-    public var countingOnly: CountingTrial?
     /// Whether the invariant checkers run. Off only in the instruction child that measures the
-    /// checkers' own cost (`--measure-overhead` with `countInstructions`).
+    /// checkers' own cost (`measureOverhead` with `countInstructions`).
     public var checking = true
     /// Before each timed trial, run one with checkers and collectors off, and report the
     /// harness's overhead from the paired trials (`CaseResult.overhead`).
     public var measureOverhead = false
+    /// Run each case in a child process of its own, so no heap, thread pool or warm state
+    /// carries from one case to the next.
+    public var isolate = false
     /// Seconds to wait after a trial for asynchronous teardown before counting leaked resources.
     public var leakGrace: TimeInterval = 2
 
@@ -25,7 +27,7 @@ public struct RunOptions: Sendable {
 }
 
 /// The untimed trials that count instead of timing; both are recorded as trial 0.
-public enum CountingTrial: String, Sendable {
+public enum CountingTrial: String, Codable, Sendable {
     case allocations
     case instructions
 }

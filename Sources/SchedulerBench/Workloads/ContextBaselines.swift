@@ -3,9 +3,9 @@ import Foundation
 /// The context baselines (strategies `gcd` and `asyncStream`, scheduler `none`): the same
 /// producers and consumer as the observe(on:) workloads, with the hand-off done by a raw
 /// `DispatchQueue.async` per event, or by an unbounded `AsyncStream` read by one Task.
-public enum ContextBaseline {
+enum ContextBaseline {
     /// A hand-off from producer threads to one serial consumer.
-    public final class Channel: @unchecked Sendable {
+    final class Channel: @unchecked Sendable {
         private let strategy: StrategyName
         private let deliver: @Sendable (Item) -> Void
         private let queue = DispatchQueue(label: "schedbench.baseline.gcd")
@@ -13,7 +13,7 @@ public enum ContextBaseline {
         private var consumerTask: Task<Void, Never>?
 
         /// `deliver` is called serially, on the consumer side, once per event sent.
-        public init(strategy: StrategyName, deliver: @escaping @Sendable (Item) -> Void) {
+        init(strategy: StrategyName, deliver: @escaping @Sendable (Item) -> Void) {
             precondition(strategy.isBaseline, "\(strategy) is not a context baseline")
             self.strategy = strategy
             self.deliver = deliver
@@ -27,7 +27,7 @@ public enum ContextBaseline {
         }
 
         @inline(__always)
-        public func send(_ item: Item) {
+        func send(_ item: Item) {
             if let continuation {
                 continuation.yield(item)
             } else {
@@ -36,7 +36,7 @@ public enum ContextBaseline {
         }
 
         /// Call after the last `send`: returns once everything sent has been consumed, or false on timeout.
-        public func drain(timeout: TimeInterval) -> Bool {
+        func drain(timeout: TimeInterval) -> Bool {
             let done = DispatchSemaphore(value: 0)
             if let continuation, let consumerTask {
                 continuation.finish()

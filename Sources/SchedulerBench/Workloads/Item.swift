@@ -1,16 +1,16 @@
 /// The event the throughput and latency workloads send: who sent it, its place in that
 /// producer's sequence, when it was meant to be sent, and an optional heap payload.
-public struct Item: Sendable {
-    public var producer: Int
-    public var sequence: Int
+struct Item: Sendable {
+    var producer: Int
+    var sequence: Int
     /// Intended send time (MonotonicClock ns) for latency workloads; 0 otherwise.
-    public var stamp: UInt64
+    var stamp: UInt64
     /// `payload_bytes` of freshly allocated memory (one allocation per event, freed by
     /// whichever thread drops the event last, as with a real message); nil for 0 bytes.
-    public var payload: ContiguousArray<UInt8>?
+    var payload: ContiguousArray<UInt8>?
 
     @inline(__always)
-    public init(producer: Int, sequence: Int, stamp: UInt64 = 0, payloadBytes: Int = 0) {
+    init(producer: Int, sequence: Int, stamp: UInt64 = 0, payloadBytes: Int = 0) {
         self.producer = producer
         self.sequence = sequence
         self.stamp = stamp
@@ -19,6 +19,6 @@ public struct Item: Sendable {
 }
 
 /// Splits `total` events over `producers` as evenly as possible (the first ones get the remainder).
-public func evenShares(of total: Int, over producers: Int) -> [Int] {
+func evenShares(of total: Int, over producers: Int) -> [Int] {
     (0..<producers).map { total / producers + ($0 < total % producers ? 1 : 0) }
 }

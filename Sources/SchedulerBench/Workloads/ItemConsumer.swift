@@ -1,17 +1,18 @@
+import RxSchedulers
 /// The observer end of the throughput and latency workloads: checks each delivery
 /// (overlap, order, exactly once) when `checking`, and records latency when stamped.
 /// Called serially by the code under test; the checks report if it is not.
-public final class ItemConsumer: @unchecked Sendable {
-    public let sequence: SequenceChecker?
+final class ItemConsumer: @unchecked Sendable {
+    let sequence: SequenceChecker?
     private let overlap: OverlapDetector?
     private let fence: DisposeFence?
     // Touched only by the serialized deliveries (the overlap check reports otherwise), so
     // without the dynamic exclusivity check: it cost ~75 instructions per event.
-    @exclusivity(unchecked) public private(set) var latency = LatencyRecorder()
-    @exclusivity(unchecked) public private(set) var delivered = 0
+    @exclusivity(unchecked) private(set) var latency = LatencyRecorder()
+    @exclusivity(unchecked) private(set) var delivered = 0
     private let recordsLatency: Bool
 
-    public init(expectedCounts: [Int], invariants: InvariantReport, checking: Bool, recordsLatency: Bool = false) {
+    init(expectedCounts: [Int], invariants: InvariantReport, checking: Bool, recordsLatency: Bool = false) {
         sequence = checking ? SequenceChecker(expectedCounts: expectedCounts, report: invariants) : nil
         overlap = checking ? OverlapDetector(report: invariants) : nil
         fence = checking ? DisposeFence(report: invariants) : nil
@@ -19,7 +20,7 @@ public final class ItemConsumer: @unchecked Sendable {
     }
 
     @inline(__always)
-    public func consume(_ item: Item) {
+    func consume(_ item: Item) {
         overlap?.enter()
         fence?.delivered("event \(item.sequence) of producer \(item.producer)")
         if recordsLatency { latency.record(intended: item.stamp, completed: MonotonicClock.now()) }
@@ -29,8 +30,8 @@ public final class ItemConsumer: @unchecked Sendable {
     }
 
     /// Marks the subscription disposed: any later `consume` is a violation.
-    public func disposed() { fence?.disposed() }
+    func disposed() { fence?.disposed() }
 
     /// Reports missing events.
-    public func finish() { sequence?.finish() }
+    func finish() { sequence?.finish() }
 }

@@ -8,23 +8,23 @@ import Synchronization
 /// work (UI, timers) waits behind the flood. The batched MainScheduler lets a probe in
 /// after one batch; per-action dispatch (and `mainAsync`) makes it wait behind everything
 /// enqueued before it. Checks the flood's order and exactly-once.
-public struct MainFlood: Workload {
-    public let name = WorkloadName.mainFlood
-    public let summary = "N actions flood the main queue from a background thread; latency of a 1 kHz probe of other main work"
-    public let schedulers: [SchedulerName] = [.main, .mainAsync]
-    public let unsupportedReason = "only main-queue schedulers share the main queue with other work"
-    public let axes: Set<Axis> = []
-    public let defaultEvents = 200_000
+struct MainFlood: Workload {
+    let name = WorkloadName.mainFlood
+    let summary = "N actions flood the main queue from a background thread; latency of a 1 kHz probe of other main work"
+    let schedulers: [SchedulerName] = [.main, .mainAsync]
+    let unsupportedReason = "only main-queue schedulers share the main queue with other work"
+    let axes: Set<Axis> = []
+    let defaultEvents = 200_000
     static let probeInterval: UInt64 = 1_000_000
 
-    public init() {}
+    init() {}
 
-    public func strategies(on scheduler: SchedulerName) -> [StrategyName] {
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] {
         scheduler == .main ? [.batched, .perAction] : [.none]
     }
 
-    public func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
-        let scheduler = SchedulerFactory.make(benchCase.scheduler, strategy: benchCase.strategy)
+    func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        let scheduler = benchCase.scheduler.make(strategy: benchCase.strategy)
         let events = benchCase.events
         let checker = checking ? SequenceChecker(expectedCounts: [events], report: invariants) : nil
         let remaining = Atomic<Int>(events)

@@ -6,20 +6,20 @@ import Synchronization
 /// counting `main` scheduler runs each inline; `mainAsync` enqueues each (RxSwift's
 /// `asyncInstance`); `concurrentMain` runs inline on main. The clock stops when the last
 /// action has run. Checks order and exactly-once.
-public struct MainInline: Workload {
-    public let name = WorkloadName.mainInline
-    public let summary = "N schedule calls made on the main queue: inline (counting) vs always async"
-    public let schedulers: [SchedulerName] = [.main, .mainAsync, .concurrentMain]
-    public let unsupportedReason = "only main-queue schedulers run inline on main"
-    public let axes: Set<Axis> = []
-    public let defaultEvents = 1_000_000
+struct MainInline: Workload {
+    let name = WorkloadName.mainInline
+    let summary = "N schedule calls made on the main queue: inline (counting) vs always async"
+    let schedulers: [SchedulerName] = [.main, .mainAsync, .concurrentMain]
+    let unsupportedReason = "only main-queue schedulers run inline on main"
+    let axes: Set<Axis> = []
+    let defaultEvents = 1_000_000
 
-    public init() {}
+    init() {}
 
-    public func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.none] }
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.none] }
 
-    public func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
-        let scheduler = SchedulerFactory.make(benchCase.scheduler)
+    func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        let scheduler = benchCase.scheduler.make()
         let events = benchCase.events
         let checker = checking ? SequenceChecker(expectedCounts: [events], report: invariants) : nil
         let remaining = Atomic<Int>(events)

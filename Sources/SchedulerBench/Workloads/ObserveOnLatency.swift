@@ -9,25 +9,25 @@ import Synchronization
 /// After the N-th event the observer disposes its own subscription — on the observing
 /// scheduler — and the producer sends a burst of further events: any of them delivered
 /// after dispose returned is a violation.
-public struct ObserveOnLatency: Workload {
-    public let name = WorkloadName.observeOnLatency
-    public let summary = "one producer paced at rate_hz; hop latency percentiles (open loop, HdrHistogram); dispose mid-stream"
-    public let schedulers: [SchedulerName] = [.main, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .none]
-    public let unsupportedReason = "needs a scheduler that hands events to another thread or queue"
-    public let axes: Set<Axis> = [.rate, .payload]
-    public let defaultEvents = 20_000
-    public let defaultRateHz = 20_000
+struct ObserveOnLatency: Workload {
+    let name = WorkloadName.observeOnLatency
+    let summary = "one producer paced at rate_hz; hop latency percentiles (open loop, HdrHistogram); dispose mid-stream"
+    let schedulers: [SchedulerName] = [.main, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .none]
+    let unsupportedReason = "needs a scheduler that hands events to another thread or queue"
+    let axes: Set<Axis> = [.rate, .payload]
+    let defaultEvents = 20_000
+    let defaultRateHz = 20_000
     /// Events sent after the observer disposed, to catch late deliveries.
     static let tailEvents = 1_000
 
-    public init() {}
+    init() {}
 
-    public func strategies(on scheduler: SchedulerName) -> [StrategyName] {
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] {
         scheduler == .none ? [.gcd, .asyncStream] : [.reference, .drain]
     }
 
-    public func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
-        guard benchCase.rateHz > 0 else { throw WorkloadError("observeOn.latency needs a rate above 0 Hz") }
+    func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        guard benchCase.rateHz > 0 else { throw BenchError.caseCannotRun("observeOn.latency needs a rate above 0 Hz") }
         let events = benchCase.events
         let interval = 1_000_000_000 / UInt64(benchCase.rateHz)
         let consumer = ItemConsumer(expectedCounts: [events], invariants: invariants, checking: checking, recordsLatency: true)
@@ -70,12 +70,13 @@ public struct ObserveOnLatency: Workload {
             return TrialOutcome(elapsedNanos: max(finishedAt.load(ordering: .relaxed), start) - start, operations: events, latency: consumer.latency)
         }
 
-        let target = SchedulerFactory.make(benchCase.scheduler, strategy: benchCase.strategy)
+        let target = benchCase.scheduler.make(strategy: benchCase.strategy)
+        let strategy = try benchCase.strategy.requireObserveOnStrategy(for: name)
         let subject = PublishSubject<Item>()
         let subscription = SingleAssignmentDisposable()
         subscription.setDisposable(
             subject
-                .observe(on: target, strategy: SchedulerFactory.observeOnStrategy(benchCase.strategy))
+                .observe(on: target, strategy: strategy)
                 .subscribe(onNext: { item in
                     consumer.consume(item)
                     if item.sequence == events - 1 {

@@ -5,21 +5,21 @@ import Synchronization
 /// `observeOn.throughput`: P producers (`merge` of `create` sources, each `subscribe(on:)`
 /// its own serial queue) send N events through `observe(on:strategy:)` to a checking
 /// observer; the clock runs from subscribe to `onCompleted`.
-public struct ObserveOnThroughput: Workload {
-    public let name = WorkloadName.observeOnThroughput
-    public let summary = "N events from P producers (merge of subscribe(on:)) through observe(on:) to a checking observer"
-    public let schedulers: [SchedulerName] = [.currentThread, .main, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .none]
-    public let unsupportedReason = "virtual time has no thread to hand events to"
-    public let axes: Set<Axis> = [.producers, .payload]
-    public let defaultEvents = 200_000
+struct ObserveOnThroughput: Workload {
+    let name = WorkloadName.observeOnThroughput
+    let summary = "N events from P producers (merge of subscribe(on:)) through observe(on:) to a checking observer"
+    let schedulers: [SchedulerName] = [.currentThread, .main, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .none]
+    let unsupportedReason = "virtual time has no thread to hand events to"
+    let axes: Set<Axis> = [.producers, .payload]
+    let defaultEvents = 200_000
 
-    public init() {}
+    init() {}
 
-    public func strategies(on scheduler: SchedulerName) -> [StrategyName] {
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] {
         scheduler == .none ? [.gcd, .asyncStream] : [.reference, .drain]
     }
 
-    public func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+    func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
         let shares = evenShares(of: benchCase.events, over: benchCase.producers)
         let consumer = ItemConsumer(expectedCounts: shares, invariants: invariants, checking: checking)
         let timeout = trialTimeout(events: benchCase.events)
@@ -41,7 +41,8 @@ public struct ObserveOnThroughput: Workload {
             return TrialOutcome(elapsedNanos: end - start, operations: benchCase.events)
         }
 
-        let target = SchedulerFactory.make(benchCase.scheduler, strategy: benchCase.strategy)
+        let target = benchCase.scheduler.make(strategy: benchCase.strategy)
+        let strategy = try benchCase.strategy.requireObserveOnStrategy(for: name)
         let duplicate = FaultInjection.current == .duplicate
         let sources = shares.enumerated().map { producer, count in
             Observable<Item>.create { observer in
@@ -60,7 +61,7 @@ public struct ObserveOnThroughput: Workload {
         let done = DispatchSemaphore(value: 0)
         let start = MonotonicClock.now()
         let subscription = Observable.merge(sources)
-            .observe(on: target, strategy: SchedulerFactory.observeOnStrategy(benchCase.strategy))
+            .observe(on: target, strategy: strategy)
             .subscribe(
                 onNext: consumer.consume,
                 onError: { error in

@@ -5,27 +5,27 @@ import RxSchedulers
 /// a subscriber that stalls for 3 periods on every 10th tick. Reports ticks due against
 /// ticks delivered and each tick's lateness against its due time (start + (n+1)·period).
 /// Checks ticks arrive in order, once each (values 0, 1, 2, …).
-public struct PeriodicCatchUp: Workload {
-    public let name = WorkloadName.periodicCatchUp
-    public let summary = "interval(1/rate_hz) for N ticks, every 10th tick stalls 3 periods; ticks due vs delivered, lateness"
-    public let schedulers: [SchedulerName] = [.main, .serial, .concurrent]
-    public let unsupportedReason = "periodic policies are compared on dispatch-queue schedulers"
-    public let axes: Set<Axis> = [.rate]
-    public let defaultEvents = 2_000
-    public let defaultRateHz = 1_000
+struct PeriodicCatchUp: Workload {
+    let name = WorkloadName.periodicCatchUp
+    let summary = "interval(1/rate_hz) for N ticks, every 10th tick stalls 3 periods; ticks due vs delivered, lateness"
+    let schedulers: [SchedulerName] = [.main, .serial, .concurrent]
+    let unsupportedReason = "periodic policies are compared on dispatch-queue schedulers"
+    let axes: Set<Axis> = [.rate]
+    let defaultEvents = 2_000
+    let defaultRateHz = 1_000
     static let stallEvery = 10
     static let stallPeriods: UInt64 = 3
 
-    public init() {}
+    init() {}
 
-    public func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.catchUp, .coalesce, .fixedRate] }
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.catchUp, .coalesce, .fixedRate] }
 
-    public func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
-        guard benchCase.rateHz > 0 else { throw WorkloadError("periodic.catchUp needs a rate above 0 Hz") }
-        guard let policy = PeriodicPolicy(rawValue: benchCase.strategy.rawValue) else {
-            throw WorkloadError("'\(benchCase.strategy.rawValue)' is not a periodic policy")
+    func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        guard benchCase.rateHz > 0 else { throw BenchError.caseCannotRun("periodic.catchUp needs a rate above 0 Hz") }
+        guard let policy = benchCase.strategy.periodicPolicy else {
+            throw BenchError.caseCannotRun("'\(benchCase.strategy.rawValue)' is not a periodic policy")
         }
-        let scheduler = SchedulerFactory.makeTimed(benchCase.scheduler)
+        let scheduler = benchCase.scheduler.makeTimed()
         let period = 1_000_000_000 / UInt64(benchCase.rateHz)
         let ticks = benchCase.events
         let state = TickState()

@@ -8,27 +8,27 @@ import Synchronization
 /// minimum spinner time via delaySubscription), then observe(on: main). Latency: subscribe
 /// → first content on screen. Checks each load shows content exactly once, never a
 /// spinner after content, and completes.
-public struct PipelineLoading: Workload {
-    public let name = WorkloadName.pipelineLoading
-    public let summary = "amb(data, timer → spinner → concat(delaySubscription(data))) → observe(on: main); time to first content"
-    public let schedulers: [SchedulerName] = [.serial, .concurrent]
-    public let unsupportedReason = "the data and timers need a background scheduler that schedules in time (OperationQueueScheduler, as in RxSwift, cannot)"
-    public let axes: Set<Axis> = []
-    public let defaultEvents = 100
+struct PipelineLoading: Workload {
+    let name = WorkloadName.pipelineLoading
+    let summary = "amb(data, timer → spinner → concat(delaySubscription(data))) → observe(on: main); time to first content"
+    let schedulers: [SchedulerName] = [.serial, .concurrent]
+    let unsupportedReason = "the data and timers need a background scheduler that schedules in time (OperationQueueScheduler, as in RxSwift, cannot)"
+    let axes: Set<Axis> = []
+    let defaultEvents = 100
     static let dataLatenciesMs = [1, 3, 8]
     static let spinnerAfter = RxTimeInterval.milliseconds(5)
     static let minimumSpinner = RxTimeInterval.milliseconds(10)
 
-    public init() {}
+    init() {}
 
-    public func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.reference, .drain] }
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.reference, .drain] }
 
     enum Screen { case loading, content }
 
-    public func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
-        let background = SchedulerFactory.makeTimed(benchCase.scheduler)
+    func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        let background = benchCase.scheduler.makeTimed()
         let main = MainScheduler()
-        let strategy = SchedulerFactory.observeOnStrategy(benchCase.strategy)
+        let strategy = try benchCase.strategy.requireObserveOnStrategy(for: name)
         var latency = LatencyRecorder()
         let timeout: TimeInterval = 10
         var loaded = 0

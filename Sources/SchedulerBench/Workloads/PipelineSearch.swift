@@ -9,20 +9,20 @@ import Synchronization
 /// Latency: keystroke's intended time → results shown. Checks results never go back to
 /// an older query (flatMapLatest), observer calls never overlap, and the final query's
 /// results arrive.
-public struct PipelineSearch: Workload {
-    public let name = WorkloadName.pipelineSearch
-    public let summary = "throttle → distinctUntilChanged → flatMapLatest(2 ms request) → observe(on: bg) → map → observe(on: main); keystroke-to-results latency"
-    public let schedulers: [SchedulerName] = [.serial, .concurrent]
-    public let unsupportedReason = "needs a background scheduler that schedules in time (OperationQueueScheduler, as in RxSwift, cannot)"
-    public let axes: Set<Axis> = [.rate]
-    public let defaultEvents = 300
-    public let defaultRateHz = 100
+struct PipelineSearch: Workload {
+    let name = WorkloadName.pipelineSearch
+    let summary = "throttle → distinctUntilChanged → flatMapLatest(2 ms request) → observe(on: bg) → map → observe(on: main); keystroke-to-results latency"
+    let schedulers: [SchedulerName] = [.serial, .concurrent]
+    let unsupportedReason = "needs a background scheduler that schedules in time (OperationQueueScheduler, as in RxSwift, cannot)"
+    let axes: Set<Axis> = [.rate]
+    let defaultEvents = 300
+    let defaultRateHz = 100
     static let throttle = RxTimeInterval.milliseconds(20)
     static let requestLatency = RxTimeInterval.milliseconds(2)
 
-    public init() {}
+    init() {}
 
-    public func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.reference, .drain] }
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.reference, .drain] }
 
     struct Query: Equatable {
         var text: String
@@ -31,11 +31,11 @@ public struct PipelineSearch: Workload {
         static func == (lhs: Query, rhs: Query) -> Bool { lhs.text == rhs.text }
     }
 
-    public func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
-        guard benchCase.rateHz > 0 else { throw WorkloadError("pipeline.search needs a rate above 0 Hz") }
-        let background = SchedulerFactory.makeTimed(benchCase.scheduler)
+    func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        guard benchCase.rateHz > 0 else { throw BenchError.caseCannotRun("pipeline.search needs a rate above 0 Hz") }
+        let background = benchCase.scheduler.makeTimed()
         let main = MainScheduler()
-        let strategy = SchedulerFactory.observeOnStrategy(benchCase.strategy)
+        let strategy = try benchCase.strategy.requireObserveOnStrategy(for: name)
         let keystrokes = benchCase.events
         let interval = 1_000_000_000 / UInt64(benchCase.rateHz)
         let queries = PublishSubject<Query>()

@@ -1,13 +1,14 @@
 import Foundation
+import RxSchedulers
 
 /// Dedicated producer threads that start together: each runs `body(index)` once the
 /// gate opens, so thread creation stays outside the timed region.
-public final class ProducerThreads: @unchecked Sendable {
+final class ProducerThreads: @unchecked Sendable {
     private let startGate = DispatchSemaphore(value: 0)
     private let finished = DispatchGroup()
     private let count: Int
 
-    public init(count: Int, name: String, body: @escaping @Sendable (Int) -> Void) {
+    init(count: Int, name: String, body: @escaping @Sendable (Int) -> Void) {
         self.count = count
         for index in 0..<count {
             finished.enter()
@@ -23,21 +24,21 @@ public final class ProducerThreads: @unchecked Sendable {
     }
 
     /// Opens the gate and returns the time it opened.
-    public func start() -> UInt64 {
+    func start() -> UInt64 {
         let now = MonotonicClock.now()
         for _ in 0..<count { startGate.signal() }
         return now
     }
 
     /// Waits for every producer to return; false on timeout.
-    public func join(timeout: TimeInterval) -> Bool {
+    func join(timeout: TimeInterval) -> Bool {
         finished.wait(timeout: .now() + timeout) == .success
     }
 }
 
 /// How long a trial may take before the harness gives up on it and reports a violation:
 /// generous (a stuck trial is a bug, not a slow case), and growing with the event count.
-public func trialTimeout(events: Int, nanosPerEvent: Double = 50_000) -> TimeInterval {
+func trialTimeout(events: Int, nanosPerEvent: Double = 50_000) -> TimeInterval {
     max(30, Double(events) * nanosPerEvent / 1e9)
 }
 

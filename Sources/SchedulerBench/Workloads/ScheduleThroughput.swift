@@ -5,22 +5,22 @@ import Synchronization
 /// `schedule.throughput`: P threads call `schedule` N/P times each; the clock stops when the
 /// last action has run. Checks every action runs exactly once, and per scheduler what it
 /// promises: serial ones never overlap and keep each producer's order.
-public struct ScheduleThroughput: Workload {
-    public let name = WorkloadName.scheduleThroughput
-    public let summary = "N schedule calls from P threads; actions/s until the last one has run"
-    public let schedulers: [SchedulerName] = [.currentThread, .main, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .virtual]
-    public let unsupportedReason = "needs an Rx scheduler"
-    public let axes: Set<Axis> = [.producers]
-    public let defaultEvents = 200_000
+struct ScheduleThroughput: Workload {
+    let name = WorkloadName.scheduleThroughput
+    let summary = "N schedule calls from P threads; actions/s until the last one has run"
+    let schedulers: [SchedulerName] = [.currentThread, .main, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .virtual]
+    let unsupportedReason = "needs an Rx scheduler"
+    let axes: Set<Axis> = [.producers]
+    let defaultEvents = 200_000
 
-    public init() {}
+    init() {}
 
-    public func strategies(on scheduler: SchedulerName) -> [StrategyName] {
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] {
         scheduler == .main ? [.batched, .perAction] : [.none]
     }
 
-    public func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
-        let scheduler = SchedulerFactory.make(benchCase.scheduler, strategy: benchCase.strategy)
+    func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        let scheduler = benchCase.scheduler.make(strategy: benchCase.strategy)
         let shares = evenShares(of: benchCase.events, over: benchCase.producers)
         let ordered = benchCase.scheduler.keepsProducerOrder
         let checker = checking && ordered ? SequenceChecker(expectedCounts: shares, report: invariants) : nil
@@ -42,7 +42,7 @@ public struct ScheduleThroughput: Workload {
 
         if let virtual = scheduler as? HistoricalScheduler {
             // Virtual time is single-threaded: schedule everything, then run the clock.
-            guard benchCase.producers == 1 else { throw WorkloadError("virtual time runs one producer") }
+            guard benchCase.producers == 1 else { throw BenchError.caseCannotRun("virtual time runs one producer") }
             let start = MonotonicClock.now()
             for sequence in 0..<benchCase.events {
                 _ = virtual.schedule(sequence) { action(producer: 0, sequence: $0) }
@@ -67,7 +67,7 @@ public struct ScheduleThroughput: Workload {
         return TrialOutcome(elapsedNanos: end - start, operations: benchCase.events)
     }
 
-    public func skipReason(_ benchCase: BenchCase) -> String? {
+    func skipReason(_ benchCase: BenchCase) -> String? {
         benchCase.scheduler == .virtual && benchCase.producers > 1 ? "virtual time is single-threaded: producers must be 1" : nil
     }
 }

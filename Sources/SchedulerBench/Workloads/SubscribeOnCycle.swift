@@ -4,20 +4,20 @@ import RxSchedulers
 /// `subscribeOn.cycle`: N sequential cycles of subscribe(on:) → first element → dispose,
 /// each waiting until the disposal has run on the scheduler. Measures cycles per second;
 /// checks each cycle delivers exactly one element and nothing after dispose returns.
-public struct SubscribeOnCycle: Workload {
-    public let name = WorkloadName.subscribeOnCycle
-    public let summary = "subscribe(on:) → first element → dispose, N times in a row; cycles/s"
-    public let schedulers: [SchedulerName] = [.currentThread, .main, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue]
-    public let unsupportedReason = "virtual time needs its clock driven; the cycle waits on real threads"
-    public let axes: Set<Axis> = []
-    public let defaultEvents = 20_000
+struct SubscribeOnCycle: Workload {
+    let name = WorkloadName.subscribeOnCycle
+    let summary = "subscribe(on:) → first element → dispose, N times in a row; cycles/s"
+    let schedulers: [SchedulerName] = [.currentThread, .main, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue]
+    let unsupportedReason = "virtual time needs its clock driven; the cycle waits on real threads"
+    let axes: Set<Axis> = []
+    let defaultEvents = 20_000
 
-    public init() {}
+    init() {}
 
-    public func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.none] }
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.none] }
 
-    public func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
-        let scheduler = SchedulerFactory.make(benchCase.scheduler)
+    func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        let scheduler = benchCase.scheduler.make()
         let element = DispatchSemaphore(value: 0)
         let teardown = DispatchSemaphore(value: 0)
         let fence = checking ? DisposeFence(report: invariants) : nil

@@ -1,15 +1,15 @@
 /// What one trial of a case measured, before the runner adds process-wide metrics.
-public struct TrialOutcome {
+struct TrialOutcome {
     /// Duration of the timed region only (setup and teardown excluded).
-    public var elapsedNanos: UInt64
+    var elapsedNanos: UInt64
     /// Operations completed in the timed region: the denominator of `events_per_sec` and `ns_per_event`.
-    public var operations: Int
+    var operations: Int
     /// Latency distribution, for workloads that stamp events.
-    public var latency: LatencyRecorder?
+    var latency: LatencyRecorder?
     /// Workload-specific metrics (ticks expected and delivered, tick lateness).
-    public var metrics: [Metric: Double]
+    var metrics: [Metric: Double]
 
-    public init(elapsedNanos: UInt64, operations: Int, latency: LatencyRecorder? = nil, metrics: [Metric: Double] = [:]) {
+    init(elapsedNanos: UInt64, operations: Int, latency: LatencyRecorder? = nil, metrics: [Metric: Double] = [:]) {
         self.elapsedNanos = elapsedNanos
         self.operations = operations
         self.latency = latency
@@ -18,14 +18,14 @@ public struct TrialOutcome {
 }
 
 /// The case axes a workload varies; the others are fixed at their neutral value.
-public enum Axis: String, Sendable {
+enum Axis: String, Sendable {
     case producers, payload, rate
 }
 
 /// A scenario the harness can measure. Each trial builds everything it uses (schedulers,
 /// pipelines, threads) fresh and tears it down before returning, so trials are independent
 /// and `Resources.total` can be checked for leaks after each.
-public protocol Workload: Sendable {
+protocol Workload: Sendable {
     var name: WorkloadName { get }
     /// One line for `schedbench list`.
     var summary: String { get }
@@ -47,18 +47,18 @@ public protocol Workload: Sendable {
 }
 
 extension Workload {
-    public var defaultRateHz: Int { 0 }
-    public func skipReason(_ benchCase: BenchCase) -> String? { nil }
+    var defaultRateHz: Int { 0 }
+    func skipReason(_ benchCase: BenchCase) -> String? { nil }
 
     /// The (scheduler, strategy) pairs this workload runs, in listing order.
-    public var variants: [(SchedulerName, StrategyName)] {
+    var variants: [(SchedulerName, StrategyName)] {
         schedulers.flatMap { scheduler in strategies(on: scheduler).map { (scheduler, $0) } }
     }
 }
 
 /// Every workload, in `WorkloadName` order.
 public enum Workloads {
-    public static let all: [any Workload] = [
+    static let all: [any Workload] = [
         ScheduleThroughput(),
         ObserveOnThroughput(),
         ObserveOnLatency(),
@@ -71,13 +71,39 @@ public enum Workloads {
         PipelineLoading(),
     ]
 
-    public static func named(_ name: WorkloadName) -> any Workload {
+    static func named(_ name: WorkloadName) -> any Workload {
         all.first { $0.name == name }!
     }
 }
 
-/// A trial that could not run at all (distinct from an invariant violation, which is measured and reported).
-public struct WorkloadError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+/// What `schedbench list` and a program embedding the engine may know of a workload
+/// without running it.
+public struct WorkloadDescription: Sendable {
+    public var name: WorkloadName
+    /// One line: what a trial does and what it measures.
+    public var summary: String
+    /// The (scheduler, strategy) pairs it runs, in listing order.
+    public var variants: [(scheduler: SchedulerName, strategy: StrategyName)]
+    /// Why the other schedulers are not offered.
+    public var unsupportedReason: String
+    /// The axes it varies (`producers`, `payload`, `rate`); the others stay neutral.
+    public var axes: [String]
+    public var defaultEvents: Int
+    /// Default pacing in Hz, for workloads with the rate axis (0 otherwise).
+    public var defaultRateHz: Int
+}
+
+extension Workloads {
+    /// Every workload's description, in `WorkloadName` order.
+    public static var descriptions: [WorkloadDescription] {
+        all.map { workload in
+            WorkloadDescription(
+                name: workload.name, summary: workload.summary,
+                variants: workload.variants.map { (scheduler: $0.0, strategy: $0.1) },
+                unsupportedReason: workload.unsupportedReason,
+                axes: ["producers", "payload", "rate"].filter { workload.axes.contains(Axis(rawValue: $0)!) },
+                defaultEvents: workload.defaultEvents, defaultRateHz: workload.defaultRateHz
+            )
+        }
+    }
 }

@@ -1,0 +1,49 @@
+#define _GNU_SOURCE
+#include "CProcess.h"
+
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int schedbench_socketpair_cloexec(int fds[2]) {
+#if defined(SOCK_CLOEXEC)
+    return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds);
+#else
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) return -1;
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    return 0;
+#endif
+}
+
+long schedbench_send_nosignal(int fd, const void *buffer, unsigned long length) {
+#if defined(MSG_NOSIGNAL)
+    return (long)send(fd, buffer, length, MSG_NOSIGNAL);
+#else
+    return (long)send(fd, buffer, length, 0);
+#endif
+}
+
+#if defined(__linux__)
+#include <sys/prctl.h>
+
+int schedbench_die_with_parent(int signal) {
+    return prctl(PR_SET_PDEATHSIG, signal, 0, 0, 0);
+}
+
+int schedbench_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}
+#else
+int schedbench_die_with_parent(int signal) {
+    (void)signal;
+    return -1;
+}
+
+int schedbench_pipe_cloexec(int fds[2]) {
+    if (pipe(fds) != 0) return -1;
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    return 0;
+}
+#endif

@@ -1,0 +1,23 @@
+#ifndef SCHEDBENCH_CPROCESS_H
+#define SCHEDBENCH_CPROCESS_H
+
+/// Asks the kernel to send `signal` to this process when its parent dies (prctl
+/// PR_SET_PDEATHSIG; prctl is variadic, so Swift cannot call it directly). Returns 0 on
+/// success, -1 where unsupported. A child process of the harness calls it first thing,
+/// so that a parent killed outright leaves no orphan running.
+int schedbench_die_with_parent(int signal);
+
+/// pipe2(fds, O_CLOEXEC): a pipe whose ends a concurrently spawned process does not
+/// inherit (Glibc's Swift overlay hides pipe2, a GNU extension). Returns 0 or -1 with errno.
+int schedbench_pipe_cloexec(int fds[2]);
+
+/// A connected pair of Unix stream sockets, both close-on-exec: the request channel to a
+/// child. Unlike a pipe, a socket lets the parent write with MSG_NOSIGNAL, so a child that
+/// exits without reading costs an EPIPE error instead of a SIGPIPE that would kill the
+/// parent. Returns 0 or -1 with errno.
+int schedbench_socketpair_cloexec(int fds[2]);
+
+/// send(2) with MSG_NOSIGNAL; returns what send returns.
+long schedbench_send_nosignal(int fd, const void *buffer, unsigned long length);
+
+#endif

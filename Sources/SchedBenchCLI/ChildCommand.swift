@@ -1,0 +1,17 @@
+import ArgumentParser
+import SchedulerBench
+
+/// `schedbench _child`: the child side of the engine's child protocol (`ChildRequest`).
+/// Not for people: the engine starts it with a request on standard input and reads the
+/// answer from file descriptor 3. Hidden from help; it takes no options.
+struct ChildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "_child",
+        abstract: "Serve one child-protocol request (used by run --isolate, counting trials and gate).",
+        shouldDisplay: false
+    )
+
+    func run() throws {
+        ChildService.serve()
+    }
+}

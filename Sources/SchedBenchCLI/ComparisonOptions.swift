@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import SchedulerBench
+
+/// The options `compare` and `gate` share: thresholds, metrics, output format, strictness.
+struct ComparisonOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Default threshold: a change smaller than this is not a regression (5% or 0.05).", valueName: "fraction"))
+    var threshold = "5%"
+
+    @Option(help: ArgumentHelp("JSON file with per-metric and per-workload thresholds (see README, \"Gating CI\").", valueName: "file"))
+    var thresholds: String?
+
+    @Option(name: .customLong("metric"), help: ArgumentHelp("Metrics to compare (default: throughput, latency p50/p99, CPU, RSS, allocations, instructions, ticks).", valueName: "name"))
+    var metrics: [String] = []
+
+    @Option(help: "Output: table, markdown (for CI job summaries) or csv.")
+    var format = "table"
+
+    @Flag(help: "Fail (exit 1) when a case was measured on one side only.")
+    var requireAll = false
+
+    @Flag(help: "Fail (exit 2) on inconclusive rows too, not only on regressions.")
+    var failOnInconclusive = false
+
+    func validate() throws {
+        _ = try defaultThreshold()
+        _ = try metricList()
+        guard ComparisonRendering.Format(rawValue: format) != nil else {
+            throw ValidationError("unknown --format '\(format)'; valid: \(ComparisonRendering.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func defaultThreshold() throws -> Double {
+        let text = threshold.trimmingCharacters(in: .whitespaces)
+        let value = text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 } : Double(text)
+        guard let value, value >= 0, value < 10 else {
+            throw ValidationError("--threshold '\(threshold)' is not a fraction like 0.05 or a percentage like 5%")
+        }
+        return value
+    }
+
+    func metricList() throws -> [Metric] {
+        let given = metrics.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !given.isEmpty else { return Metric.comparedByDefault }
+        return try given.map { name in
+            guard let metric = Metric(rawValue: name) else {
+                throw ValidationError("unknown --metric '\(name)'; valid: \(Metric.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return metric
+        }
+    }
+
+    /// Reads both sides, compares, prints the comparison on standard output (and writes
+    /// `comparison.csv` to `csv` when given), and returns the decision. Unreadable input
+    /// throws `BenchError`.
+    func compare(base: String, new: String, writingCSVTo csv: URL? = nil) throws -> ComparisonDecision {
+        let thresholdTable = try thresholds.map { try Thresholds.read($0, defaultThreshold: defaultThreshold()) }
+            ?? Thresholds(defaultThreshold: defaultThreshold())
+        let baseCases = try ResultsFiles.read(base).cases
+        let newCases = try ResultsFiles.read(new).cases
+        let comparison = Comparison(base: baseCases, new: newCases, thresholds: thresholdTable, metrics: try metricList())
+        print(try ComparisonRendering.render(comparison, format: ComparisonRendering.Format(rawValue: format)!))
+        if let csv { try ComparisonFile.write(comparison, to: csv) }
+
+        let decision = comparison.decision(baseCases: baseCases.count, newCases: newCases.count, base: base, new: new,
+                                           requireAll: requireAll, failOnInconclusive: failOnInconclusive)
+        switch decision {
+        case .passed: break
+        case .mismatched(let problem): printError("error: \(problem)")
+        case .correctnessFailure(let cases): printError("error: correctness failure in NEW (\(new)): \(cases) case(s)")
+        case .regressed(let regressed, let inconclusive):
+            printError("regression: \(regressed) regressed" + (failOnInconclusive ? ", \(inconclusive) inconclusive" : "") + " (exit 2)")
+        }
+        return decision
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import SchedulerBench
+
+struct GateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gate",
+        abstract: "Run a baseline and a candidate build interleaved on the same cases, then compare.",
+        discussion: """
+            Both executables are schedbench builds (for example main's and the pull \
+            request's) that speak the same child protocol. Each round runs one timed trial of every case on each build, in \
+            alternating order, so machine drift hits both alike. Options after -- go to \
+            `schedbench run` to choose the cases, e.g. -- --suite quick --workload observeOn.throughput. \
+            Writes baseline/, candidate/ and comparison.csv under --out.
+
+            Exit codes: 0 no regression; 2 regression; 3 correctness failure in the candidate; \
+            1 a build failed to run or its output was unreadable; 64 usage.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The baseline build's schedbench executable.", valueName: "path"))
+    var baseline: String
+
+    @Option(help: ArgumentHelp("The candidate build's schedbench executable.", valueName: "path"))
+    var candidate: String
+
+    @Option(help: "Rounds: timed trials per case on each side.")
+    var rounds = 10
+
+    @Option(help: "Directory for both sides' results and comparison.csv (default: results/gate-<time>).")
+    var out: String?
+
+    @OptionGroup var comparison: ComparisonOptions
+
+    @Argument(parsing: .postTerminator, help: "Options for `schedbench run` (after --).")
+    var runArguments: [String] = []
+
+    func validate() throws {
+        guard rounds >= 2 else { throw ValidationError("--rounds \(rounds) must be at least 2 (a confidence bound needs two trials per side)") }
+        for (option, path) in [("--baseline", baseline), ("--candidate", candidate)] where !FileManager.default.isExecutableFile(atPath: path) {
+            throw ValidationError("\(option) '\(path)' is not an executable file")
+        }
+        for reserved in ["--trials", "--out", "--isolate"] where runArguments.contains(where: { $0 == reserved || $0.hasPrefix(reserved + "=") }) {
+            throw ValidationError("\(reserved) is set by gate; remove it from the run options")
+        }
+        _ = try runCommand()
+    }
+
+    /// The `schedbench run` options after `--`, parsed as `run` parses them.
+    private func runCommand() throws -> RunCommand {
+        do {
+            return try RunCommand.parse(runArguments)
+        } catch {
+            throw ValidationError("run options after --: \(RunCommand.message(for: error))")
+        }
+    }
+
+    func run() throws {
+        let runOptions = try runCommand()
+        let cases = try runOptions.plan().expand().cases
+        guard !cases.isEmpty else { throw ValidationError("the run options after -- select no cases (see `schedbench run --dry-run`)") }
+        let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+        let directory = URL(fileURLWithPath: out ?? "results/gate-\(stamp)")
+        let runs = InterleavedRuns(baseline: baseline, candidate: candidate, cases: cases, options: runOptions.options,
+                                   rounds: rounds, directory: directory)
+        let progress = ProgressRenderer(live: isatty(STDERR_FILENO) == 1)
+        let cancellation = CancellationToken()
+        let interrupts = Interrupts.stopAfterCurrentCase(cancellation)
+        defer { interrupts.cancel() }
+        let finished = try runs.execute(observer: progress, cancellation: cancellation)
+        progress.finish()
+        guard finished else {
+            printError("interrupted: the finished rounds are in \(directory.path)")
+            throw ExitStatus.interrupted
+        }
+        let decision = try comparison.compare(base: runs.resultsDirectory(.baseline).path, new: runs.resultsDirectory(.candidate).path,
+                                              writingCSVTo: directory.appendingPathComponent(ComparisonFile.name))
+        printError("gate: results in \(directory.path)")
+        let status = ExitStatus(decision)
+        if status != .ok { throw status }
+    }
+}

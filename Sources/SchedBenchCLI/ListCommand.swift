@@ -1,0 +1,37 @@
+import ArgumentParser
+import SchedulerBench
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List workloads, schedulers, strategies and suites."
+    )
+
+    func run() {
+        print(Self.render())
+    }
+
+    /// The listing: every name with its one-line description, from the engine's catalogue.
+    static func render() -> String {
+        let indent = String(repeating: " ", count: 24)
+        func padded(_ name: String, _ width: Int) -> String { name.padding(toLength: max(width, name.count + 2), withPad: " ", startingAt: 0) }
+        var lines = ["Workloads:"]
+        for workload in Workloads.descriptions {
+            lines.append("  \(padded(workload.name.rawValue, 22))\(workload.summary)")
+            let byStrategy = Dictionary(grouping: workload.variants, by: \.strategy)
+            let runs = byStrategy.keys.sorted().map { strategy in
+                "\(strategy.rawValue) on \(byStrategy[strategy]!.map(\.scheduler.rawValue).joined(separator: ","))"
+            }
+            lines.append("\(indent)runs: \(runs.joined(separator: "; "))")
+            let rate = workload.defaultRateHz > 0 ? ", rate \(workload.defaultRateHz) Hz" : ""
+            lines.append("\(indent)axes: \(workload.axes.isEmpty ? "none" : workload.axes.joined(separator: ", ")); default events \(workload.defaultEvents)\(rate)")
+        }
+        lines.append("\nSchedulers:")
+        lines += SchedulerName.allCases.map { "  \(padded($0.rawValue, 16))\($0.summary)" }
+        lines.append("\nStrategies:")
+        lines += StrategyName.allCases.map { "  \(padded($0.rawValue, 16))\($0.summary)" }
+        lines.append("\nSuites:")
+        lines += Suite.all.map { "  \(padded($0.name, 16))\($0.summary)" }
+        return lines.joined(separator: "\n")
+    }
+}

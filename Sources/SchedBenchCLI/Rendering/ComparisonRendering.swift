@@ -1,0 +1,77 @@
+import Foundation
+import SchedulerBench
+
+/// Renders a `Comparison` for people: an aligned table (terminal) or Markdown (CI job
+/// summaries). Tools read `comparison.csv` (`ComparisonFile`).
+enum ComparisonRendering {
+    enum Format: String, CaseIterable {
+        case table, markdown, csv
+    }
+
+    static func render(_ comparison: Comparison, format: Format) throws -> String {
+        switch format {
+        case .csv: return try ComparisonFile.render(comparison)
+        case .table, .markdown: return text(comparison, markdown: format == .markdown)
+        }
+    }
+
+    /// One line per verdict count, then the rows (changes first), then one-sided cases and
+    /// correctness failures.
+    private static func text(_ comparison: Comparison, markdown: Bool) -> String {
+        var lines: [String] = []
+        let counts = Comparison.Verdict.allCases.map { "\(comparison.count($0)) \($0.rawValue)" }.joined(separator: ", ")
+        lines.append(markdown ? "**schedbench compare:** \(counts)" : "compare: \(counts)")
+        lines.append("")
+        let header = ["workload", "scheduler", "strategy", "p", "events", "metric", "base", "new", "change [90% bounds]", "limit", "verdict"]
+        let order: [Comparison.Verdict] = [.regressed, .inconclusive, .improved, .unchanged]
+        let sorted = comparison.rows.enumerated().sorted { lhs, rhs in
+            let (l, r) = (order.firstIndex(of: lhs.element.verdict)!, order.firstIndex(of: rhs.element.verdict)!)
+            return l != r ? l < r : lhs.offset < rhs.offset
+        }.map(\.element)
+        let body = sorted.map { row -> [String] in
+            let c = row.benchCase
+            return [c.workload.rawValue, c.scheduler.rawValue, c.strategy.rawValue, String(c.producers), String(c.events),
+                    row.metric.rawValue, number(row.baseMedian), number(row.newMedian), change(row.estimate),
+                    "±" + percent(row.threshold), markdown && row.verdict == .regressed ? "**regressed**" : row.verdict.rawValue]
+        }
+        if markdown {
+            lines.append("| " + header.joined(separator: " | ") + " |")
+            lines.append("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
+            lines += body.map { "| " + $0.joined(separator: " | ") + " |" }
+        } else {
+            let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max() ?? 0 }
+            for row in [header] + body {
+                lines.append(row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+                    .joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+            }
+        }
+        if !comparison.onlyInBase.isEmpty || !comparison.onlyInNew.isEmpty {
+            lines.append("")
+            lines += comparison.onlyInBase.map { "only in BASE: \($0)" }
+            lines += comparison.onlyInNew.map { "only in NEW: \($0)" }
+        }
+        for failure in comparison.correctnessFailures {
+            lines.append("correctness failure in NEW: \(failure.benchCase): \(number(failure.violations)) invariant violations, "
+                         + "\(number(failure.leaked)) leaked resources")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func number(_ value: Double) -> String {
+        if value == 0 { return "0" }
+        if abs(value) >= 1e6 { return String(format: "%.3gM", value / 1e6) }
+        if abs(value) >= 100 { return String(format: "%.0f", value) }
+        return String(format: "%.3g", value)
+    }
+
+    private static func percent(_ fraction: Double) -> String {
+        String(format: "%.1f%%", fraction * 100)
+    }
+
+    private static func change(_ estimate: RatioEstimate?) -> String {
+        guard let estimate else { return "no ratio" }
+        let signed = { (ratio: Double) in String(format: "%+.1f%%", (ratio - 1) * 100) }
+        if estimate.low == estimate.high { return signed(estimate.ratio) }
+        return "\(signed(estimate.ratio)) [\(signed(estimate.low)), \(signed(estimate.high))]"
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SchedulerBench
+
+/// Shows the engine's events to a person on standard error: a one-line progress display
+/// redrawn in place (only on a terminal, and not with `--quiet`), and messages that stay —
+/// correctness failures, cases that could not run, harness overhead, gate rounds — which
+/// are printed in any case.
+final class ProgressRenderer: BenchObserver, @unchecked Sendable {
+    private let live: Bool
+    private let lock = NSLock()
+    private var shown = false
+    private var round = ""
+    private var label = ""
+
+    /// `live`: redraw a progress line (a terminal without `--quiet`).
+    init(live: Bool) { self.live = live }
+
+    func benchEvent(_ event: BenchEvent) {
+        switch event {
+        case .roundStarted(let round, let of, let side):
+            lock.withLock { self.round = "[round \(round)/\(of) \(side.rawValue)] " }
+            if live { update("") } else { message("gate: round \(round)/\(of): \(side.rawValue)") }
+        case .caseStarted(let benchCase, let index, let count):
+            lock.withLock { label = "[\(index)/\(count)] \(benchCase)" }
+            update("")
+        case .trialStarted(_, let trial, let of):
+            update(trial == TrialRecord.countingTrial ? " counting trials" : " trial \(trial)/\(of)")
+        case .caseFinished(let result):
+            for line in Self.describe(result) { message(line) }
+        case .caseFailed(let benchCase, let error):
+            message("error in \(benchCase): \(error)")
+        }
+    }
+
+    /// Clears the progress line (call once the work is done).
+    func finish() {
+        guard live else { return }
+        lock.withLock {
+            if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            shown = false
+        }
+    }
+
+    /// The lasting messages a finished case deserves: its harness overhead and its
+    /// correctness failures with their first violations.
+    static func describe(_ result: CaseResult) -> [String] {
+        var lines: [String] = []
+        let benchCase = result.benchCase
+        if let overhead = result.overhead {
+            let percent: (Double) -> String = { String(format: "%+.1f%%", $0 * 100) }
+            lines.append("harness overhead \(percent(overhead.median)) [\(percent(overhead.low)), \(percent(overhead.high))] "
+                         + "(median of \(overhead.pairs) paired trials, ns/event collectors on vs off): \(benchCase)")
+        }
+        if let overhead = result.instructionOverhead {
+            lines.append("harness overhead \(String(format: "%+.2f%%", overhead * 100)) (instructions/event checkers on vs off): \(benchCase)")
+        }
+        if result.correctnessFailures > 0 {
+            let violations = result.values(.invariantViolations).reduce(0, +)
+            let leaked = result.values(.resourcesLeaked).max() ?? 0
+            var parts: [String] = []
+            if violations > 0 { parts.append("\(Int(violations)) invariant violations") }
+            if leaked > 0 { parts.append("\(Int(leaked)) Rx resources leaked") }
+            lines.append("correctness failure in \(benchCase): " + parts.joined(separator: ", ")
+                         + result.violationSamples.map { "\n    \($0)" }.joined())
+        }
+        return lines
+    }
+
+    private func update(_ suffix: String) {
+        guard live else { return }
+        lock.withLock {
+            FileHandle.standardError.write(Data(("\r\u{1B}[K" + round + label + suffix).utf8))
+            shown = true
+        }
+    }
+
+    private func message(_ text: String) {
+        lock.withLock {
+            if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            shown = false
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        }
+    }
+}

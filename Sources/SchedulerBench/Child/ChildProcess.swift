@@ -1,0 +1,265 @@
+import CProcess
+import Foundation
+
+/// Starts one child speaking the child protocol (`ChildRequest`), sends it the request,
+/// forwards its events and returns its reply. The engine's only way to start a process
+/// of its own: isolated cases, counting trials and gate rounds all come through here.
+///
+/// The child runs in a process group of its own (a Ctrl-C at the terminal reaches the
+/// parent only, which decides), with SIGINT, SIGTERM and SIGPIPE at their defaults, and
+/// dies with its parent (`_child` sets the parent-death signal). Its standard input is a
+/// socket rather than a pipe, so a child that exits without reading the request cannot
+/// kill the parent with SIGPIPE. At most `stderrTail`
+/// bytes of its standard error are kept, to explain a failure.
+struct ChildProcess {
+    /// The executable: a schedbench binary, or `valgrind` with the binary among `arguments`.
+    var executable: String
+    /// Arguments after the executable's name; they must end in `_child`'s invocation.
+    var arguments: [String]
+    /// Variables added to this process's environment.
+    var environment: [String: String] = [:]
+    /// The name errors give the child (the schedbench binary, even when valgrind runs it).
+    var name: String
+    static let stderrTail = 64 * 1024
+
+    /// Runs `schedbench _child` from `binary`.
+    init(binary: String, environment: [String: String] = [:]) {
+        executable = binary
+        arguments = ["_child"]
+        self.environment = environment
+        name = binary
+    }
+
+    init(executable: String, arguments: [String], environment: [String: String], name: String) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.name = name
+    }
+
+    /// The running executable, as children of the same build start it.
+    static var currentExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    /// Sends `request`, forwards the child's events to `observer`, and returns its reply.
+    /// Throws `BenchError.childFailed` when the child cannot start, dies, exits without a
+    /// reply, or answers in another protocol version.
+    func run(_ request: ChildRequest, observer: any BenchObserver = SilentObserver()) throws -> ChildReply {
+        let requestData = try ChildMessage.encoder().encode(request)
+        let requestPipe = try Self.socketPair()
+        let replyPipe = try Self.pipe()
+        let errorPipe = try Self.pipe()
+
+        let pid: pid_t
+        do {
+            pid = try spawn(stdin: requestPipe.read, stderr: errorPipe.write, reply: replyPipe.write)
+        } catch {
+            for fd in [requestPipe.read, requestPipe.write, replyPipe.read, replyPipe.write, errorPipe.read, errorPipe.write] { close(fd) }
+            throw error
+        }
+        // The parent keeps only its own ends; a child that exits then closes the others.
+        close(requestPipe.read)
+        close(replyPipe.write)
+        close(errorPipe.write)
+
+        let background = DispatchGroup()
+        DispatchQueue.global().async(group: background) {
+            Self.writeAll(requestData, to: requestPipe.write)
+            close(requestPipe.write)
+        }
+        let errors = TailBuffer(limit: Self.stderrTail)
+        DispatchQueue.global().async(group: background) {
+            Self.readAll(errorPipe.read) { errors.append($0) }
+            close(errorPipe.read)
+        }
+
+        var reply: ChildReply?
+        var protocolProblem: String?
+        var lines = LineSplitter()
+        let decoder = ChildMessage.decoder()
+        Self.readAll(replyPipe.read) { chunk in
+            for line in lines.append(chunk) where protocolProblem == nil {
+                do {
+                    switch try decoder.decode(ChildMessage.self, from: line) {
+                    case .event(let event): observer.benchEvent(event)
+                    case .reply(let answer): reply = answer
+                    }
+                } catch {
+                    protocolProblem = "sent a line that is not a child-protocol message (\(line.count) bytes): \(error)"
+                }
+            }
+        }
+        close(replyPipe.read)
+        let status = Self.wait(for: pid)
+        background.wait()
+
+        let said = errors.lastLines(3)
+        func failure(_ problem: String) -> BenchError {
+            .childFailed(executable: name, problem: problem + (said.isEmpty ? "" : ": \(said)"))
+        }
+        if let protocolProblem { throw failure(protocolProblem) }
+        guard let reply else {
+            throw failure("\(status.description) without a reply (is it a schedbench build that speaks child protocol \(ChildRequest.currentVersion)?)")
+        }
+        if let problem = reply.failure { throw failure(problem.description) }
+        guard reply.version == ChildRequest.currentVersion else {
+            throw failure("speaks child protocol \(reply.version), this build \(ChildRequest.currentVersion)")
+        }
+        return reply
+    }
+
+    // MARK: Starting and waiting
+
+    private func spawn(stdin: Int32, stderr: Int32, reply: Int32) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // The pipes are close-on-exec; dup2 gives the child its copies without the flag.
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        posix_spawn_file_actions_adddup2(&actions, reply, 3)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
+        let argv = [executable] + arguments
+        var pid: pid_t = 0
+        let result = withCStrings(argv) { argvPointers in
+            withCStrings(variables) { environmentPointers in
+                posix_spawn(&pid, executable, &actions, &attributes, argvPointers, environmentPointers)
+            }
+        }
+        guard result == 0 else {
+            throw BenchError.childFailed(executable: name, problem: "cannot start \(executable): \(String(cString: strerror(result)))")
+        }
+        return pid
+    }
+
+    /// How a child ended, in words.
+    struct Termination: CustomStringConvertible {
+        var status: Int32?
+        var signal: Int32?
+        var description: String {
+            if let signal { return "killed by \(Self.signalName(signal))" }
+            return "exited with status \(status ?? -1)"
+        }
+
+        static func signalName(_ signal: Int32) -> String {
+            let names: [Int32: String] = [SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL",
+                                          SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE",
+                                          SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE", SIGTERM: "SIGTERM"]
+            return names[signal] ?? "signal \(signal)"
+        }
+    }
+
+    private static func wait(for pid: pid_t) -> Termination {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        // The wait-status macros are not imported: low 7 bits = terminating signal, 0 for an exit.
+        let signal = status & 0x7F
+        return signal == 0 ? Termination(status: (status >> 8) & 0xFF, signal: nil) : Termination(status: nil, signal: signal)
+    }
+
+    // MARK: File descriptors
+
+    private static func pipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard schedbench_pipe_cloexec(&fds) == 0 else {
+            throw BenchError.childFailed(executable: "pipe", problem: String(cString: strerror(errno)))
+        }
+        return (fds[0], fds[1])
+    }
+
+    /// The request channel: `read` becomes the child's standard input.
+    private static func socketPair() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard schedbench_socketpair_cloexec(&fds) == 0 else {
+            throw BenchError.childFailed(executable: "socketpair", problem: String(cString: strerror(errno)))
+        }
+        return (fds[0], fds[1])
+    }
+
+    /// Writes everything unless the child stops reading (then EPIPE, never SIGPIPE).
+    private static func writeAll(_ data: Data, to fd: Int32) {
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = schedbench_send_nosignal(fd, buffer.baseAddress! + offset, UInt(buffer.count - offset))
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return  // the child closed its input: its reply or exit status says why
+                }
+                offset += written
+            }
+        }
+    }
+
+    private static func readAll(_ fd: Int32, _ consume: (Data) -> Void) {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return }
+            consume(Data(buffer[0..<count]))
+        }
+    }
+}
+
+/// Splits a byte stream into lines (without their newline).
+struct LineSplitter {
+    private var pending = Data()
+
+    mutating func append(_ chunk: Data) -> [Data] {
+        pending.append(chunk)
+        var lines: [Data] = []
+        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = pending[pending.startIndex..<newline]
+            if !line.isEmpty { lines.append(Data(line)) }
+            pending.removeSubrange(pending.startIndex...newline)
+        }
+        return lines
+    }
+}
+
+/// The last `limit` bytes of a stream, appended from one thread and read after it ends.
+final class TailBuffer: @unchecked Sendable {
+    private let limit: Int
+    private let lock = NSLock()
+    private var data = Data()
+
+    init(limit: Int) { self.limit = limit }
+
+    func append(_ chunk: Data) {
+        lock.lock()
+        defer { lock.unlock() }
+        data.append(chunk)
+        if data.count > limit { data.removeFirst(data.count - limit) }
+    }
+
+    /// The last `count` non-empty lines, joined with " | ".
+    func lastLines(_ count: Int) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").suffix(count).joined(separator: " | ")
+    }
+}
+
+/// Calls `body` with a NULL-terminated array of C strings (argv, envp).
+private func withCStrings<Result>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Result) -> Result {
+    let pointers = strings.map { strdup($0) } + [nil]
+    defer { pointers.forEach { free($0) } }
+    return body(pointers)
+}

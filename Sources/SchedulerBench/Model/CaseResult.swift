@@ -1,0 +1,39 @@
+/// The rows of one finished case, in trial order.
+public struct CaseResult: Codable, Sendable {
+    public var benchCase: BenchCase
+    public var trials: [TrialRecord]
+    /// Invariant violation descriptions (the first few), for the error report.
+    public var violationSamples: [String]
+    /// With `RunOptions.measureOverhead`: the harness's own cost on this case.
+    public var overhead: HarnessOverhead?
+    /// With `measureOverhead` and `countInstructions`: instructions per event with the
+    /// checkers on over off, minus 1. Exact where the counts repeat exactly.
+    public var instructionOverhead: Double?
+
+    public init(benchCase: BenchCase, trials: [TrialRecord], violationSamples: [String] = []) {
+        self.benchCase = benchCase
+        self.trials = trials
+        self.violationSamples = violationSamples
+    }
+
+    /// Adds a counting trial's metrics to trial 0 (violations add up).
+    public mutating func addCounting(_ record: TrialRecord) {
+        guard let index = trials.firstIndex(where: { $0.trial == TrialRecord.countingTrial }) else {
+            trials.append(record)
+            return
+        }
+        trials[index].metrics.merge(record.metrics) { old, new in old + new }
+    }
+
+    /// The timed trials' values of `metric` (the allocation trial included for allocation metrics).
+    public func values(_ metric: Metric) -> [Double] {
+        trials.compactMap { $0.metrics[metric] }
+    }
+
+    /// Invariant violations plus leaked resources over all trials.
+    public var correctnessFailures: Double {
+        trials.reduce(0) { sum, record in
+            sum + Metric.allCases.filter(\.isCorrectness).reduce(0) { $0 + max(0, record.metrics[$1] ?? 0) }
+        }
+    }
+}

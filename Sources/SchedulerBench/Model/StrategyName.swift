@@ -1,0 +1,54 @@
+import RxSchedulers
+
+/// Which algorithm a case uses where the core offers more than one. Each name is the core's
+/// own stable name for that algorithm, looked up through the core (`ObserveOnStrategy(name:)`,
+/// `PeriodicPolicy(rawValue:)`, `MainScheduler.Dispatch(rawValue:)`), so the harness and
+/// the core cannot disagree on what a name means.
+public enum StrategyName: String, CaseIterable, Codable, CodingKeyRepresentable, Sendable, DeclarationOrdered {
+    /// observe(on:) strategies (`ObserveOnStrategy`).
+    case reference, drain
+    /// Periodic policies (`PeriodicPolicy`).
+    case catchUp, coalesce, fixedRate
+    /// MainScheduler dispatch (`MainScheduler.Dispatch`).
+    case batched, perAction
+    /// Context baselines: raw `DispatchQueue.async` per event, and an `AsyncStream` consumed by a Task.
+    case gcd, asyncStream
+    /// The workload has a single algorithm.
+    case none
+
+    /// One line for `schedbench list`.
+    public var summary: String {
+        switch self {
+        case .reference: return "observe(on:) as RxSwift does it: per-event blocks on serial dispatch queues; lock + queue + recursive schedule elsewhere"
+        case .drain: return "observe(on:) tuned: lock-free MPSC queue + work-in-progress drain, bounded batches (default)"
+        case .catchUp: return "periodic: every missed tick replayed once, in order, as soon as possible (default)"
+        case .coalesce: return "periodic: a repeating dispatch timer that merges missed ticks (RxSwift on dispatch queues)"
+        case .fixedRate: return "periodic: tick n due at start + n·period; overruns run at once; a far-behind schedule is rebased"
+        case .batched: return "MainScheduler: queued actions drained 64 per main-queue block (default)"
+        case .perAction: return "MainScheduler: one main-queue block per action (RxSwift)"
+        case .gcd: return "baseline: raw DispatchQueue.async per event to a serial queue"
+        case .asyncStream: return "baseline: an unbounded AsyncStream read by one Task"
+        case .none: return "the workload has a single algorithm"
+        }
+    }
+
+    /// The observe(on:) strategy this name selects, if it names one.
+    public var observeOnStrategy: ObserveOnStrategy? { ObserveOnStrategy(name: rawValue) }
+
+    /// The periodic policy this name selects, if it names one.
+    public var periodicPolicy: PeriodicPolicy? { PeriodicPolicy(rawValue: rawValue) }
+
+    /// The MainScheduler dispatch this name selects, if it names one.
+    public var mainDispatch: MainScheduler.Dispatch? { MainScheduler.Dispatch(rawValue: rawValue) }
+
+    /// The context baselines run without an Rx scheduler (scheduler `none`).
+    public var isBaseline: Bool { self == .gcd || self == .asyncStream }
+
+    /// `observeOnStrategy`, or an error naming the workload that needs one.
+    func requireObserveOnStrategy(for workload: WorkloadName) throws -> ObserveOnStrategy {
+        guard let strategy = observeOnStrategy else {
+            throw BenchError.caseCannotRun("\(workload.rawValue) needs an observe(on:) strategy, not '\(rawValue)'")
+        }
+        return strategy
+    }
+}

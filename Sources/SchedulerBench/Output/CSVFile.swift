@@ -1,0 +1,61 @@
+import CSV
+import Foundation
+
+/// Writes and reads whole CSV files through CSV.swift (quoting, embedded commas and newlines).
+enum CSVFile {
+    /// Renders `header` and `rows` as CSV text.
+    static func render(header: [String], rows: [[String]]) throws -> Data {
+        let stream = OutputStream(toMemory: ())
+        let writer = try CSVWriter(stream: stream)
+        try writer.write(row: header)
+        for row in rows {
+            try writer.write(row: row)
+        }
+        writer.stream.close()
+        guard let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data else {
+            throw BenchError.unwritable(path: "<memory>", problem: "the CSV writer produced no data")
+        }
+        return data
+    }
+
+    /// Writes the file atomically: readers see the old file or the new one, never half of one.
+    static func write(header: [String], rows: [[String]], to url: URL) throws {
+        let data = try render(header: header, rows: rows)
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw BenchError.unwritable(path: url.path, problem: error.localizedDescription)
+        }
+    }
+
+    /// Reads a CSV file with a header row; each row as a column → value dictionary.
+    static func read(_ url: URL, requiring required: [String]) throws -> [[String: String]] {
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw BenchError.unreadable(path: url.path, problem: "cannot read: \(error.localizedDescription)")
+        }
+        let reader: CSVReader
+        do {
+            reader = try CSVReader(string: text, hasHeaderRow: true)
+        } catch {
+            throw BenchError.unreadable(path: url.path, problem: "not CSV: \(error)")
+        }
+        guard let header = reader.headerRow else { throw BenchError.unreadable(path: url.path, problem: "empty file") }
+        let missing = required.filter { !header.contains($0) }
+        guard missing.isEmpty else {
+            throw BenchError.unreadable(path: url.path, problem: "missing columns \(missing.joined(separator: ", "))")
+        }
+        var rows: [[String: String]] = []
+        var line = 1
+        while let fields = reader.next() {
+            line += 1
+            guard fields.count == header.count else {
+                throw BenchError.unreadable(path: url.path, problem: "row \(line) has \(fields.count) fields, the header has \(header.count)")
+            }
+            rows.append(Dictionary(uniqueKeysWithValues: zip(header, fields)))
+        }
+        return rows
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// `comparison.csv`: a `Comparison` as one row per case × metric, for tools (`compare
+/// --format csv` prints the same text; `gate` writes it next to both sides' results).
+public enum ComparisonFile {
+    public static let name = "comparison.csv"
+
+    public static let header = BenchCase.columns + [
+        "metric", "base_median", "new_median", "base_trials", "new_trials",
+        "ratio", "ratio_low", "ratio_high", "ci95_low", "ci95_high", "threshold", "verdict",
+    ]
+
+    /// The CSV text.
+    public static func render(_ comparison: Comparison) throws -> String {
+        let format = ResultsFiles.format
+        let rows = comparison.rows.map { row in
+            row.benchCase.columnValues + [
+                row.metric.rawValue, format(row.baseMedian), format(row.newMedian),
+                String(row.baseTrials), String(row.newTrials),
+                row.estimate.map { format($0.ratio) } ?? "",
+                row.estimate.map { format($0.low) } ?? "",
+                row.estimate.map { format($0.high) } ?? "",
+                row.interval95.map { format($0.low) } ?? "",
+                row.interval95.map { format($0.high) } ?? "",
+                format(row.threshold), row.verdict.rawValue,
+            ]
+        }
+        return String(decoding: try CSVFile.render(header: header, rows: rows), as: UTF8.self)
+    }
+
+    /// Writes the file atomically.
+    public static func write(_ comparison: Comparison, to url: URL) throws {
+        let text = try render(comparison)
+        do {
+            try Data(text.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw BenchError.unwritable(path: url.path, problem: error.localizedDescription)
+        }
+    }
+}

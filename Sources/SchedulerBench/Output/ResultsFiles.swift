@@ -1,0 +1,106 @@
+import Foundation
+
+/// The two files of a results directory (DESIGN.md §4):
+/// - `results.csv`, tidy: provenance, case columns, `trial, metric, value, unit`, one row per case × trial × metric;
+/// - `summary.csv`, one row per case: provenance, case columns, `trials`, then per metric its median
+///   (correctness metrics: the worst trial), and for the key metrics a 95% interval for the median.
+public enum ResultsFiles {
+    public static let resultsName = "results.csv"
+    public static let summaryName = "summary.csv"
+
+    public static let resultsHeader = Provenance.columns + BenchCase.columns + ["trial", "metric", "value", "unit"]
+
+    /// Metrics whose summary carries `_ci_low`/`_ci_high` columns.
+    public static let intervalMetrics: [Metric] = [.eventsPerSec, .nsPerEvent, .latencyP50, .latencyP99]
+
+    public static let summaryHeader: [String] = Provenance.columns + BenchCase.columns + ["trials"]
+        + Metric.allCases.flatMap { metric in
+            intervalMetrics.contains(metric) ? [metric.rawValue, "\(metric.rawValue)_ci_low", "\(metric.rawValue)_ci_high"] : [metric.rawValue]
+        }
+
+    public static func resultsRows(_ cases: [CaseResult], provenance: Provenance) -> [[String]] {
+        cases.flatMap { result in
+            result.trials.flatMap { record in
+                record.metrics.keys.sorted().map { metric in
+                    provenance.columnValues + record.benchCase.columnValues
+                        + [String(record.trial), metric.rawValue, format(record.metrics[metric]!), metric.unit]
+                }
+            }
+        }
+    }
+
+    public static func summaryRows(_ cases: [CaseResult], provenance: Provenance) -> [[String]] {
+        cases.map { result in
+            let timed = result.trials.filter { $0.trial != TrialRecord.countingTrial }.count
+            var row = provenance.columnValues + result.benchCase.columnValues + [String(timed)]
+            for metric in Metric.allCases {
+                let values = result.values(metric)
+                let central = metric.isCorrectness ? values.max() : Statistics.median(values)
+                row.append(central.map(format) ?? "")
+                if intervalMetrics.contains(metric) {
+                    let interval = Statistics.medianInterval(values)
+                    row.append(interval.map { format($0.low) } ?? "")
+                    row.append(interval.map { format($0.high) } ?? "")
+                }
+            }
+            return row
+        }
+    }
+
+    /// Writes both files atomically into `directory` (which must exist).
+    public static func write(_ cases: [CaseResult], provenance: Provenance, to directory: URL) throws {
+        try CSVFile.write(header: resultsHeader, rows: resultsRows(cases, provenance: provenance),
+                          to: directory.appendingPathComponent(resultsName))
+        try CSVFile.write(header: summaryHeader, rows: summaryRows(cases, provenance: provenance),
+                          to: directory.appendingPathComponent(summaryName))
+    }
+
+    /// Reads `results.csv` (or the one inside a results directory) back into cases and provenance.
+    public static func read(_ path: String) throws -> (cases: [CaseResult], provenance: Provenance?) {
+        var url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            url = url.appendingPathComponent(resultsName)
+        }
+        let rows = try CSVFile.read(url, requiring: resultsHeader)
+        var order: [BenchCase] = []
+        var trials: [BenchCase: [Int: [Metric: Double]]] = [:]
+        var trialOrder: [BenchCase: [Int]] = [:]
+        var provenance: Provenance?
+        for (index, row) in rows.enumerated() {
+            let line = index + 2
+            func fail(_ problem: String) -> BenchError { .unreadable(path: url.path, problem: "row \(line): \(problem)") }
+            guard let workload = WorkloadName(rawValue: row["workload"]!) else { throw fail("unknown workload '\(row["workload"]!)'") }
+            guard let scheduler = SchedulerName(rawValue: row["scheduler"]!) else { throw fail("unknown scheduler '\(row["scheduler"]!)'") }
+            guard let strategy = StrategyName(rawValue: row["strategy"]!) else { throw fail("unknown strategy '\(row["strategy"]!)'") }
+            guard let producers = Int(row["producers"]!), let events = Int(row["events"]!),
+                  let payload = Int(row["payload_bytes"]!), let rate = Int(row["rate_hz"]!), let trial = Int(row["trial"]!)
+            else { throw fail("producers, events, payload_bytes, rate_hz and trial must be integers") }
+            guard let metric = Metric(rawValue: row["metric"]!) else { throw fail("unknown metric '\(row["metric"]!)'") }
+            guard let value = Double(row["value"]!) else { throw fail("value '\(row["value"]!)' is not a number") }
+            let benchCase = BenchCase(suite: row["suite"]!, workload: workload, scheduler: scheduler, strategy: strategy,
+                                      producers: producers, events: events, payloadBytes: payload, rateHz: rate)
+            if trials[benchCase] == nil { order.append(benchCase) }
+            if trials[benchCase]?[trial] == nil { trialOrder[benchCase, default: []].append(trial) }
+            trials[benchCase, default: [:]][trial, default: [:]][metric] = value
+            if provenance == nil {
+                provenance = Provenance(
+                    runID: row["run_id"]!, timestamp: row["timestamp"]!, host: row["host"]!, cpu: row["cpu"]!,
+                    cores: Int(row["cores"]!) ?? 0, os: row["os"]!, swift: row["swift"]!, commit: row["commit"]!, build: row["build"]!
+                )
+            }
+        }
+        let cases = order.map { benchCase in
+            CaseResult(benchCase: benchCase, trials: trialOrder[benchCase]!.map {
+                TrialRecord(benchCase: benchCase, trial: $0, metrics: trials[benchCase]![$0]!)
+            })
+        }
+        return (cases, provenance)
+    }
+
+    /// Numbers as Swift prints them: the shortest text that reads back to the same Double.
+    static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}

@@ -1,0 +1,28 @@
+/// What the engine reports while it works. The engine never prints: a run, a child and a
+/// gate send these to one `BenchObserver`, and the CLI decides what a person sees
+/// (progress line, messages) — or a program embedding the engine does something else.
+/// Codable: a child process sends its events to the parent over the child protocol.
+public enum BenchEvent: Codable, Sendable {
+    /// A case begins: `index` counts from 1 up to `count`.
+    case caseStarted(BenchCase, index: Int, count: Int)
+    /// A trial of the running case begins (`TrialRecord.countingTrial` for the counting trials).
+    case trialStarted(BenchCase, trial: Int, of: Int)
+    /// A case finished and its results are written (it may still hold correctness failures).
+    case caseFinished(CaseResult)
+    /// A case could not run; the run goes on with the next.
+    case caseFailed(BenchCase, BenchError)
+    /// A gate round begins for one side.
+    case roundStarted(round: Int, of: Int, side: InterleavedRuns.Side)
+}
+
+/// Receives the engine's events, on the thread that does the work (calls do not overlap
+/// for one run). Implementations must be quick: the caller waits.
+public protocol BenchObserver: Sendable {
+    func benchEvent(_ event: BenchEvent)
+}
+
+/// An observer that ignores everything.
+public struct SilentObserver: BenchObserver {
+    public init() {}
+    public func benchEvent(_ event: BenchEvent) {}
+}

@@ -1,0 +1,263 @@
+import Foundation
+@testable import SchedulerBench
+import XCTest
+
+/// Runs the built `schedbench` as users do, checking exit codes, messages and files.
+final class CommandLineTests: XCTestCase {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    private var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("schedbench")
+    }
+
+    /// The binary links jemalloc, which cannot run under ThreadSanitizer's allocator; the
+    /// CLI is tested in the plain pass (`scripts/test.sh` runs both).
+    override func setUpWithError() throws {
+        if dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil {
+            throw XCTSkip("schedbench links jemalloc, which cannot share a process with ThreadSanitizer")
+        }
+    }
+
+    private func schedbench(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    private func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("schedbench-cli-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    func testUnknownNamesExitWithUsageAndListTheValidOnes() throws {
+        for (option, value, valid) in [("--workload", "observeOn.fast", "observeOn.latency"),
+                                       ("--scheduler", "bogus", "concurrentMain"),
+                                       ("--strategy", "turbo", "drain"),
+                                       ("--suite", "huge", "quick")] {
+            let out = try temporaryDirectory()
+            let run = try schedbench(["run", option, value, "--out", out.path])
+            XCTAssertEqual(run.status, 64, "\(option) \(value)")
+            XCTAssertTrue(run.stderr.contains("'\(value)'") && run.stderr.contains(valid), run.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "nothing written for \(option)")
+        }
+    }
+
+    func testBadNumbersExitWithUsage() throws {
+        for arguments in [["--producers", "0"], ["--producers", "two"], ["--trials", "0"], ["--events", "-5"], ["--rate", "1,x"]] {
+            let run = try schedbench(["run", "--suite", "quick", "--dry-run"] + arguments)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
+            XCTAssertFalse(run.stderr.isEmpty)
+        }
+    }
+
+    func testUnwritableOutputFailsBeforeMeasuring() throws {
+        let file = try temporaryDirectory()
+        try Data("not a directory".utf8).write(to: file)
+        let run = try schedbench(["run", "--suite", "quick", "--workload", "trampoline.nested", "--events", "10",
+                                  "--out", file.appendingPathComponent("results").path])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.contains("cannot write to --out"), run.stderr)
+    }
+
+    func testDryRunListsCasesAndSkips() throws {
+        let run = try schedbench(["run", "--suite", "quick", "--workload", "observeOn.throughput", "--scheduler", "serial,virtual", "--dry-run"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("observeOn.throughput serial/drain p=4"))
+        XCTAssertTrue(run.stdout.contains("skipped observeOn.throughput on virtual: virtual time"))
+    }
+
+    func testListNamesEveryWorkloadSchedulerStrategyAndSuite() throws {
+        let run = try schedbench(["list"])
+        XCTAssertEqual(run.status, 0)
+        for name in WorkloadName.allCases.map(\.rawValue) + SchedulerName.allCases.map(\.rawValue)
+            + StrategyName.allCases.map(\.rawValue) + Suite.all.map(\.name) {
+            XCTAssertTrue(run.stdout.contains(name), name)
+        }
+    }
+
+    /// A tiny suite end to end: both files exist, follow the schema, and hold every case.
+    func testTinyRunWritesResultsThatFollowTheSchema() throws {
+        let out = try temporaryDirectory()
+        let run = try schedbench(["run", "--suite", "quick", "--workload", "observeOn.throughput,trampoline.nested,main.inline",
+                                  "--scheduler", "serial,currentThread,main", "--strategy", "drain,none",
+                                  "--producers", "2", "--events", "300", "--trials", "2", "--warmup", "0",
+                                  "--out", out.path, "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let results = try CSVFile.read(out.appendingPathComponent("results.csv"), requiring: ResultsFiles.resultsHeader)
+        let summary = try CSVFile.read(out.appendingPathComponent("summary.csv"), requiring: ResultsFiles.summaryHeader)
+        let expected: Set<String> = ["observeOn.throughput serial drain", "observeOn.throughput currentThread drain",
+                                     "observeOn.throughput main drain", "trampoline.nested currentThread none", "main.inline main none"]
+        XCTAssertEqual(Set(summary.map { "\($0["workload"]!) \($0["scheduler"]!) \($0["strategy"]!)" }), expected)
+        for row in summary {
+            XCTAssertEqual(row["trials"], "2")
+            XCTAssertEqual(row["invariant_violations"], "0")
+            XCTAssertEqual(row["resources_leaked"], "0")
+            XCTAssertGreaterThan(Double(row["events_per_sec"]!) ?? 0, 0)
+            XCTAssertEqual(row["suite"], "quick")
+        }
+        for row in results {
+            XCTAssertNotNil(Metric(rawValue: row["metric"]!), row["metric"]!)
+            XCTAssertTrue(["0", "1", "2"].contains(row["trial"]!))
+            XCTAssertEqual(row["run_id"], results[0]["run_id"])
+        }
+        XCTAssertTrue(run.stdout.contains("ns/event"), "the table is printed")
+    }
+
+    func testAnInjectedDuplicateFailsTheRunWithExitThreeAndKeepsTheResults() throws {
+        let out = try temporaryDirectory()
+        let run = try schedbench(["run", "--suite", "quick", "--workload", "observeOn.throughput", "--scheduler", "serial",
+                                  "--strategy", "reference", "--producers", "1", "--events", "200", "--trials", "1",
+                                  "--warmup", "0", "--no-allocations", "--out", out.path, "--quiet"],
+                                 environment: [FaultInjection.environmentKey: "duplicate"])
+        XCTAssertEqual(run.status, 3, run.stderr)
+        XCTAssertTrue(run.stderr.contains("delivered again"), run.stderr)
+        let summary = try CSVFile.read(out.appendingPathComponent("summary.csv"), requiring: ResultsFiles.summaryHeader)
+        XCTAssertEqual(summary.first?["invariant_violations"], "1")
+    }
+
+    /// `--isolate` runs each case in a child (`_child`); what the child found must come back
+    /// whole: the violations' count and their descriptions.
+    func testAnIsolatedRunKeepsViolationSamples() throws {
+        let out = try temporaryDirectory()
+        let run = try schedbench(["run", "--suite", "quick", "--workload", "observeOn.throughput", "--scheduler", "serial",
+                                  "--strategy", "drain", "--producers", "1", "--events", "200", "--trials", "1",
+                                  "--warmup", "0", "--no-allocations", "--isolate", "--out", out.path, "--quiet"],
+                                 environment: [FaultInjection.environmentKey: "duplicate"])
+        XCTAssertEqual(run.status, 3, run.stderr)
+        XCTAssertTrue(run.stderr.contains("producer 0: event 0 delivered again"), run.stderr)
+        let summary = try CSVFile.read(out.appendingPathComponent("summary.csv"), requiring: ResultsFiles.summaryHeader)
+        XCTAssertEqual(summary.first?["invariant_violations"], "1")
+    }
+
+    func testRunHasNoChildOnlyFlags() throws {
+        let help = try schedbench(["run", "--help", "--help-hidden"])
+        XCTAssertEqual(help.status, 0, help.stderr)
+        for flag in ["--case", "--counting-only", "--unchecked"] {
+            XCTAssertFalse(help.stdout.contains(flag), "\(flag) in:\n\(help.stdout)")
+        }
+        XCTAssertFalse(try schedbench(["--help"]).stdout.contains("_child"), "the child subcommand is not listed")
+    }
+
+    /// The trampoline runs on one thread, so callgrind's count must repeat exactly.
+    func testInstructionCountsRepeatExactlyForASingleThreadedCase() throws {
+        guard InstructionCounter.findValgrind() != nil else { throw XCTSkip("valgrind is not installed") }
+        var counts: [String] = []
+        for _ in 0..<2 {
+            let out = try temporaryDirectory()
+            let run = try schedbench(["run", "--suite", "quick", "--workload", "trampoline.nested", "--events", "2000",
+                                      "--trials", "1", "--warmup", "0", "--no-allocations", "--instructions",
+                                      "--out", out.path, "--quiet", "--no-table"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let results = try CSVFile.read(out.appendingPathComponent("results.csv"), requiring: ResultsFiles.resultsHeader)
+            let rows = results.filter { $0["metric"] == Metric.instructionsPerEvent.rawValue }
+            XCTAssertEqual(rows.count, 1)
+            XCTAssertEqual(rows.first?["trial"], "0")
+            XCTAssertEqual(rows.first?["events"], "2000")
+            counts += rows.compactMap { $0["value"] }
+        }
+        XCTAssertEqual(counts.count, 2)
+        XCTAssertGreaterThan(Double(counts[0]) ?? 0, 10, "a nested schedule executes more than a few instructions")
+        XCTAssertEqual(counts[0], counts[1], "instruction counts repeat exactly")
+    }
+
+    /// Writes a results directory with one serial/drain case whose ns/event trials are given.
+    private func writeRun(nanos: [Double], violations: Double = 0, producers: Int = 1) throws -> URL {
+        let directory = try temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let benchCase = BenchCase(suite: "quick", workload: .observeOnThroughput, scheduler: .serial, strategy: .drain,
+                                  producers: producers, events: 1_000, payloadBytes: 0, rateHz: 0)
+        let trials = nanos.enumerated().map { index, value in
+            TrialRecord(benchCase: benchCase, trial: index + 1, metrics: [.nsPerEvent: value, .eventsPerSec: 1e9 / value,
+                                                                          .invariantViolations: index == 0 ? violations : 0])
+        }
+        try ResultsFiles.write([CaseResult(benchCase: benchCase, trials: trials)], provenance: Provenance.current(), to: directory)
+        return directory
+    }
+
+    func testCompareExitCodes() throws {
+        let base = try writeRun(nanos: [100, 101, 99, 100, 102])
+        let same = try writeRun(nanos: [101, 100, 99, 101, 100])
+        let slower = try writeRun(nanos: [130, 131, 129, 130, 132])
+        let broken = try writeRun(nanos: [100, 101, 99, 100, 102], violations: 1)
+        let other = try writeRun(nanos: [100, 101, 99], producers: 4)
+
+        let unchanged = try schedbench(["compare", base.path, same.path])
+        XCTAssertEqual(unchanged.status, 0, unchanged.stderr)
+        XCTAssertTrue(unchanged.stdout.contains("unchanged"), unchanged.stdout)
+
+        let regressed = try schedbench(["compare", base.path, slower.path, "--format", "markdown"])
+        XCTAssertEqual(regressed.status, 2, regressed.stderr)
+        XCTAssertTrue(regressed.stdout.contains("**regressed**"), regressed.stdout)
+        XCTAssertEqual(try schedbench(["compare", base.path, slower.path, "--threshold", "50%"]).status, 0, "within a 50% threshold")
+
+        let failing = try schedbench(["compare", base.path, broken.path])
+        XCTAssertEqual(failing.status, 3, failing.stderr)
+        XCTAssertTrue(failing.stdout.contains("correctness failure in NEW"), failing.stdout)
+
+        let missing = try schedbench(["compare", base.path, "/nonexistent/results.csv"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("/nonexistent/results.csv"), missing.stderr)
+
+        let disjoint = try schedbench(["compare", base.path, other.path])
+        XCTAssertEqual(disjoint.status, 1, "no case in common")
+        XCTAssertTrue(disjoint.stdout.contains("only in NEW"), disjoint.stdout)
+
+        let csv = try schedbench(["compare", base.path, slower.path, "--format", "csv", "--metric", "ns_per_event"])
+        XCTAssertEqual(csv.stdout.split(separator: "\n").count, 2, csv.stdout)
+
+        XCTAssertEqual(try schedbench(["compare", base.path, same.path, "--threshold", "lots"]).status, 64)
+        XCTAssertEqual(try schedbench(["compare", base.path, same.path, "--metric", "speed"]).status, 64)
+        XCTAssertEqual(try schedbench(["compare", base.path, same.path, "--format", "pdf"]).status, 64)
+    }
+
+    func testCompareRequireAllFailsOnOneSidedCases() throws {
+        let base = try temporaryDirectory()
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        let one = try writeRun(nanos: [100, 101, 99])
+        let four = try writeRun(nanos: [50, 51, 49], producers: 4)
+        let both = try ResultsFiles.read(one.path).cases + ResultsFiles.read(four.path).cases
+        try ResultsFiles.write(both, provenance: Provenance.current(), to: base)
+        XCTAssertEqual(try schedbench(["compare", base.path, one.path]).status, 0)
+        let strict = try schedbench(["compare", base.path, one.path, "--require-all"])
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertTrue(strict.stderr.contains("every case must be on both sides"), strict.stderr)
+    }
+
+    func testGateRunsBothBuildsInterleavedAndComparesThem() throws {
+        let out = try temporaryDirectory()
+        // Two rounds are too few for time to be decided; allocation counts repeat exactly,
+        // so the same build against itself must pass on them.
+        let arguments = ["gate", "--baseline", executable.path, "--candidate", executable.path, "--rounds", "2",
+                         "--metric", "allocs_per_event", "--out", out.path, "--", "--suite", "quick", "--workload", "trampoline.nested", "--events", "2000", "--warmup", "0"]
+        let run = try schedbench(arguments)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        for side in ["baseline", "candidate"] {
+            let cases = try ResultsFiles.read(out.appendingPathComponent(side).path).cases
+            XCTAssertEqual(cases.first?.values(.nsPerEvent).count, 2, "two rounds, one trial each")
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("comparison.csv").path))
+
+        let faulty = try schedbench(arguments.map { $0 == "trampoline.nested" ? "observeOn.throughput" : $0 } + ["--scheduler", "serial", "--strategy", "reference", "--producers", "1"],
+                                    environment: [FaultInjection.environmentKey: "duplicate"])
+        XCTAssertEqual(faulty.status, 3, faulty.stderr)
+
+        XCTAssertEqual(try schedbench(["gate", "--baseline", "/nonexistent", "--candidate", executable.path]).status, 64)
+        XCTAssertEqual(try schedbench(["gate", "--baseline", executable.path, "--candidate", executable.path, "--", "--trials", "3"]).status, 64)
+    }
+}

@@ -1,0 +1,35 @@
+@testable import SchedBenchCLI
+@testable import SchedulerBench
+import XCTest
+
+/// Every documented exit status, decided in one place.
+final class ExitStatusTests: XCTestCase {
+    private let benchCase = BenchCase(suite: "quick", workload: .trampolineNested, scheduler: .currentThread, strategy: .none,
+                                      producers: 1, events: 10, payloadBytes: 0, rateHz: 0)
+
+    private func outcome(violations: Double = 0, error: BenchError? = nil, interrupted: Bool = false) -> BenchRun.Outcome {
+        var cases = [BenchRun.CaseOutcome(benchCase: benchCase, result: .success(CaseResult(benchCase: benchCase, trials: [
+            TrialRecord(benchCase: benchCase, trial: 1, metrics: [.invariantViolations: violations]),
+        ])))]
+        if let error { cases.append(BenchRun.CaseOutcome(benchCase: benchCase, result: .failure(error))) }
+        return BenchRun.Outcome(cases: cases, interrupted: interrupted, writeError: nil)
+    }
+
+    func testARunsStatusPutsCorrectnessFirst() {
+        XCTAssertEqual(ExitStatus(outcome()), .ok)
+        XCTAssertEqual(ExitStatus(outcome(interrupted: true)), .interrupted)
+        XCTAssertEqual(ExitStatus(outcome(error: .caseCannotRun("x"), interrupted: true)), .error)
+        XCTAssertEqual(ExitStatus(outcome(violations: 1, error: .caseCannotRun("x"))), .correctnessFailure)
+    }
+
+    func testAComparisonsStatus() {
+        XCTAssertEqual(ExitStatus(ComparisonDecision.passed), .ok)
+        XCTAssertEqual(ExitStatus(ComparisonDecision.regressed(regressed: 1, inconclusive: 0)), .regression)
+        XCTAssertEqual(ExitStatus(ComparisonDecision.correctnessFailure(cases: 1)), .correctnessFailure)
+        XCTAssertEqual(ExitStatus(ComparisonDecision.mismatched("nothing in common")), .error)
+    }
+
+    func testTheNumbersAreTheDocumentedOnes() {
+        XCTAssertEqual([ExitStatus.ok, .error, .regression, .correctnessFailure, .usage, .interrupted].map(\.rawValue), [0, 1, 2, 3, 64, 130])
+    }
+}

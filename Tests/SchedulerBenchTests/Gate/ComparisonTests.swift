@@ -1,0 +1,196 @@
+import Foundation
+@testable import SchedulerBench
+import XCTest
+
+/// The statistics behind `schedbench compare`: exact pieces on known inputs, and the
+/// verdict rates on synthetic trials drawn from known distributions with fixed seeds.
+final class ComparisonTests: XCTestCase {
+    /// SplitMix64 with Box–Muller normals: the same draws on every machine and run.
+    struct SeededNormals {
+        var state: UInt64
+
+        mutating func nextUniform() -> Double {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            return (Double(z >> 11) + 0.5) / Double(1 << 53)
+        }
+
+        mutating func next(mean: Double, cv: Double) -> Double {
+            let normal = (-2 * log(nextUniform())).squareRoot() * cos(2 * Double.pi * nextUniform())
+            return mean * (1 + cv * normal)
+        }
+
+        mutating func trials(_ count: Int, mean: Double, cv: Double) -> [Double] {
+            (0..<count).map { _ in next(mean: mean, cv: cv) }
+        }
+    }
+
+    /// Share of `pairs` synthetic comparisons (ns/event, 10 trials a side, 3% CV) whose
+    /// verdict at the default 5% threshold is "regressed", with NEW `slowdown` times BASE.
+    static func regressionRate(slowdown: Double, seed: UInt64, pairs: Int = 2_000, trials: Int = 10, cv: Double = 0.03) -> Double {
+        var draws = SeededNormals(state: seed)
+        var flagged = 0
+        for _ in 0..<pairs {
+            let base = draws.trials(trials, mean: 1_000, cv: cv)
+            let new = draws.trials(trials, mean: 1_000 * slowdown, cv: cv)
+            let estimate = RatioEstimate(base: base, new: new, confidence: Comparison.decisionConfidence)
+            if Comparison.verdict(estimate, metric: .nsPerEvent, threshold: 0.05) == .regressed { flagged += 1 }
+        }
+        let rate = Double(flagged) / Double(pairs)
+        print("compare: \(String(format: "%.1f", (slowdown - 1) * 100))% slowdown, \(trials) trials, \(cv * 100)% CV: regressed in \(flagged) of \(pairs) pairs (\(String(format: "%.2f", rate * 100))%)")
+        return rate
+    }
+
+    func testSameDistributionIsFlaggedInAtMostOnePercentOfPairs() {
+        let rate = Self.regressionRate(slowdown: 1.0, seed: 1)
+        XCTAssertLessThanOrEqual(rate, 0.01, "false alarm rate \(rate)")
+    }
+
+    func testTenPercentSlowdownIsFlaggedInAtLeastNinetyFivePercent() {
+        let rate = Self.regressionRate(slowdown: 1.10, seed: 2)
+        XCTAssertGreaterThanOrEqual(rate, 0.95, "detection rate \(rate)")
+    }
+
+    func testThreePercentSlowdownUnderTheFivePercentThresholdIsFlaggedInAtMostFivePercent() {
+        let rate = Self.regressionRate(slowdown: 1.03, seed: 3)
+        XCTAssertLessThanOrEqual(rate, 0.05, "rate \(rate)")
+    }
+
+    func testAChangeExactlyAtTheThresholdIsFlaggedAtMostAsOftenAsTheBoundAllows() {
+        let rate = Self.regressionRate(slowdown: 1.05, seed: 4)
+        XCTAssertLessThanOrEqual(rate, 1 - Comparison.decisionConfidence + 0.02, "rate \(rate)")
+    }
+
+    func testStudentTQuantilesMatchTables() {
+        XCTAssertEqual(StudentT.quantile(0.975, degreesOfFreedom: 10), 2.228, accuracy: 0.001)
+        XCTAssertEqual(StudentT.quantile(0.95, degreesOfFreedom: 18), 1.734, accuracy: 0.001)
+        XCTAssertEqual(StudentT.quantile(0.95, degreesOfFreedom: 1), 6.314, accuracy: 0.001)
+        XCTAssertEqual(StudentT.quantile(0.05, degreesOfFreedom: 4), -2.132, accuracy: 0.001)
+        XCTAssertEqual(StudentT.cdf(0, degreesOfFreedom: 7), 0.5, accuracy: 1e-12)
+    }
+
+    func testRatioEstimateOnKnownSamples() throws {
+        let base = [100.0, 102, 98, 101, 99]
+        let doubled = try XCTUnwrap(RatioEstimate(base: base, new: base.map { $0 * 2 }))
+        XCTAssertEqual(doubled.ratio, 2, accuracy: 1e-12)
+        XCTAssertLessThan(doubled.low, 2)
+        XCTAssertGreaterThan(doubled.high, 2)
+        // One value a side (counting metrics): the bounds are the point ratio.
+        XCTAssertEqual(RatioEstimate(base: [3], new: [4]), RatioEstimate(ratio: 4.0 / 3, low: 4.0 / 3, high: 4.0 / 3))
+        XCTAssertEqual(RatioEstimate(base: [0, 0], new: [0, 0]), RatioEstimate(ratio: 1, low: 1, high: 1))
+        XCTAssertNil(RatioEstimate(base: [0], new: [1]))
+        XCTAssertNil(RatioEstimate(base: [], new: [1]))
+    }
+
+    func testVerdictsReadHigherIsBetterMetricsTheOtherWayRound() {
+        let halved = RatioEstimate(ratio: 0.5, low: 0.45, high: 0.55)
+        XCTAssertEqual(Comparison.verdict(halved, metric: .nsPerEvent, threshold: 0.05), .improved)
+        XCTAssertEqual(Comparison.verdict(halved, metric: .eventsPerSec, threshold: 0.05), .regressed)
+        let noisy = RatioEstimate(ratio: 1.02, low: 0.97, high: 1.09)
+        XCTAssertEqual(Comparison.verdict(noisy, metric: .nsPerEvent, threshold: 0.05), .inconclusive)
+        let flat = RatioEstimate(ratio: 1.01, low: 0.99, high: 1.03)
+        XCTAssertEqual(Comparison.verdict(flat, metric: .nsPerEvent, threshold: 0.05), .unchanged)
+        XCTAssertEqual(Comparison.verdict(nil, metric: .nsPerEvent, threshold: 0.05), .inconclusive)
+    }
+
+    private func result(_ workload: WorkloadName = .observeOnThroughput, suite: String = "quick", producers: Int = 1,
+                        nanos: [Double], allocs: Double? = nil, violations: Double = 0) -> CaseResult {
+        let benchCase = BenchCase(suite: suite, workload: workload, scheduler: .serial, strategy: .drain,
+                                  producers: producers, events: 1_000, payloadBytes: 0, rateHz: 0)
+        var trials = nanos.enumerated().map { index, value in
+            TrialRecord(benchCase: benchCase, trial: index + 1, metrics: [.nsPerEvent: value, .invariantViolations: index == 0 ? violations : 0])
+        }
+        if let allocs { trials.append(TrialRecord(benchCase: benchCase, trial: 0, metrics: [.allocsPerEvent: allocs])) }
+        return CaseResult(benchCase: benchCase, trials: trials)
+    }
+
+    func testCasesMatchAcrossSuitesAndOneSidedCasesAreListed() {
+        let base = [result(suite: "quick", nanos: [100, 101, 99]), result(producers: 4, nanos: [50, 51, 49])]
+        let new = [result(suite: "default", nanos: [130, 131, 129]), result(producers: 8, nanos: [40, 41, 39])]
+        let comparison = Comparison(base: base, new: new, thresholds: Thresholds())
+        XCTAssertEqual(comparison.rows.map(\.verdict), [.regressed])
+        XCTAssertEqual(comparison.onlyInBase.map(\.producers), [4])
+        XCTAssertEqual(comparison.onlyInNew.map(\.producers), [8])
+        XCTAssertTrue(comparison.correctnessFailures.isEmpty)
+    }
+
+    func testCorrectnessFailuresInNewAreReported() {
+        let comparison = Comparison(base: [result(nanos: [100, 101])], new: [result(nanos: [100, 101], violations: 2)], thresholds: Thresholds())
+        XCTAssertEqual(comparison.correctnessFailures.map(\.violations), [2])
+    }
+
+    func testAllocationsCompareAboveAFloor() {
+        func verdict(_ base: Double, _ new: Double) -> Comparison.Verdict? {
+            Comparison(base: [result(nanos: [1, 1], allocs: base)], new: [result(nanos: [1, 1], allocs: new)],
+                       thresholds: Thresholds(), metrics: [.allocsPerEvent]).rows.first?.verdict
+        }
+        XCTAssertEqual(verdict(0, 0.002), .unchanged, "setup allocations amortised over the events")
+        XCTAssertEqual(verdict(0, 1), .regressed, "one allocation per event on a path that had none")
+        XCTAssertEqual(verdict(5, 0.1), .improved)
+    }
+
+    func testThresholdsFileOverridesPerMetricThenPerWorkload() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("thresholds-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data("""
+            {"default": 0.1, "metrics": {"latency_p99_ns": 0.2}, "workloads": {"observeOn.latency": {"latency_p99_ns": 0.3}}}
+            """.utf8).write(to: url)
+        let thresholds = try Thresholds.read(url.path, defaultThreshold: 0.05)
+        XCTAssertEqual(thresholds.threshold(for: .nsPerEvent, in: .observeOnLatency), 0.1)
+        XCTAssertEqual(thresholds.threshold(for: .latencyP99, in: .observeOnThroughput), 0.2)
+        XCTAssertEqual(thresholds.threshold(for: .latencyP99, in: .observeOnLatency), 0.3)
+
+        for (text, named) in [("{\"metrics\": {\"latency_p42\": 0.1}}", "latency_p42"),
+                              ("{\"workloads\": {\"nope\": {}}}", "nope"),
+                              ("{\"default\": \"five\"}", "five"),
+                              ("{\"defaults\": 0.1}", "defaults"),
+                              ("[1, 2]", "JSON object")] {
+            try Data(text.utf8).write(to: url)
+            XCTAssertThrowsError(try Thresholds.read(url.path, defaultThreshold: 0.05)) { error in
+                XCTAssertTrue("\(error)".contains(named) && "\(error)".contains(url.path), "\(error)")
+            }
+        }
+    }
+
+    func testTheShippedThresholdsFileParses() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let thresholds = try Thresholds.read(repository.appendingPathComponent("ci/thresholds.json").path, defaultThreshold: 0.05)
+        XCTAssertEqual(thresholds.threshold(for: .instructionsPerEvent, in: .trampolineNested), 0.03)
+        XCTAssertEqual(thresholds.threshold(for: .latencyP50, in: .observeOnLatency), 0.10)
+    }
+
+    func testComparisonFileCarriesEveryRow() throws {
+        let comparison = Comparison(base: [result(nanos: [100, 101, 99])], new: [result(nanos: [130, 131, 129])], thresholds: Thresholds())
+        let csv = try ComparisonFile.render(comparison)
+        XCTAssertTrue(csv.hasPrefix(ComparisonFile.header.joined(separator: ",")))
+        XCTAssertEqual(csv.split(separator: "\n").count, 1 + comparison.rows.count)
+        XCTAssertTrue(csv.contains(",regressed"))
+    }
+
+    func testDecisionPutsMismatchBeforeCorrectnessBeforeRegression() {
+        let slower = Comparison(base: [result(nanos: [100, 101, 99])], new: [result(nanos: [130, 131, 129])], thresholds: Thresholds())
+        XCTAssertEqual(slower.decision(baseCases: 1, newCases: 1, base: "A", new: "B"), .regressed(regressed: 1, inconclusive: 0))
+        let same = Comparison(base: [result(nanos: [100, 101, 99])], new: [result(nanos: [100, 101, 99])], thresholds: Thresholds())
+        XCTAssertEqual(same.decision(baseCases: 1, newCases: 1, base: "A", new: "B"), .passed)
+        let broken = result(nanos: [130, 131, 129], violations: 1)
+        let failing = Comparison(base: [result(nanos: [100, 101, 99])], new: [broken], thresholds: Thresholds())
+        XCTAssertEqual(failing.decision(baseCases: 1, newCases: 1, base: "A", new: "B"), .correctnessFailure(cases: 1))
+        let empty = Comparison(base: [], new: [broken], thresholds: Thresholds())
+        guard case .mismatched(let problem) = empty.decision(baseCases: 0, newCases: 1, base: "A", new: "B") else {
+            return XCTFail("an empty BASE must be a mismatch")
+        }
+        XCTAssertTrue(problem.contains("0 cases in A"), problem)
+    }
+
+    func testInterleavedRoundsBecomeTrials() {
+        let round1 = [result(nanos: [100], allocs: 2)]
+        let round2 = [result(nanos: [110])]
+        let merged = InterleavedRuns.merge(InterleavedRuns.merge([], round1, round: 1), round2, round: 2)
+        XCTAssertEqual(merged.count, 1)
+        XCTAssertEqual(merged[0].trials.map(\.trial).sorted(), [0, 1, 2])
+        XCTAssertEqual(merged[0].values(.nsPerEvent), [100, 110])
+    }
+}

@@ -1,0 +1,46 @@
+@testable import SchedulerBench
+import XCTest
+
+final class PlanTests: XCTestCase {
+    func testQuickSuiteCoversEverySchedulerAndObserveOnStrategyAtOneAndFourProducers() {
+        let cases = RunPlan(suite: .quick).expand().cases
+        let throughput = cases.filter { $0.workload == .observeOnThroughput }
+        for (scheduler, strategy) in ObserveOnThroughput().variants {
+            for producers in [1, 4] {
+                XCTAssertTrue(throughput.contains { $0.scheduler == scheduler && $0.strategy == strategy && $0.producers == producers },
+                              "\(scheduler) \(strategy) p=\(producers)")
+            }
+        }
+        XCTAssertEqual(cases.filter { $0.workload == .observeOnLatency }.count, 1)
+        XCTAssertEqual(cases.filter { $0.workload == .periodicCatchUp }.count, 1)
+    }
+
+    func testDefaultSuiteRunsEveryWorkload() {
+        let workloads = Set(RunPlan(suite: .standard).expand().cases.map(\.workload))
+        XCTAssertEqual(workloads, Set(WorkloadName.allCases))
+    }
+
+    func testFiltersNarrowAndAxesReplace() {
+        let plan = RunPlan(suite: .quick, workloads: [.observeOnThroughput], schedulers: [.serial],
+                           strategies: [.drain], producers: [2, 8], events: 123, payloads: [64])
+        let cases = plan.expand().cases
+        XCTAssertEqual(cases.map(\.producers), [2, 8])
+        XCTAssertTrue(cases.allSatisfy { $0.events == 123 && $0.payloadBytes == 64 && $0.scheduler == .serial && $0.strategy == .drain })
+    }
+
+    func testCombinationsThatDoNotApplyAreSkippedWithAReason() {
+        let plan = RunPlan(suite: .quick, workloads: [.observeOnThroughput, .scheduleThroughput],
+                           schedulers: [.virtual], producers: [1, 4])
+        let (cases, skipped) = plan.expand()
+        XCTAssertEqual(cases.map(\.workload), [.scheduleThroughput])
+        XCTAssertEqual(cases.map(\.producers), [1])
+        XCTAssertTrue(skipped.contains { $0.what == "observeOn.throughput on virtual" && $0.reason.contains("virtual time") })
+        XCTAssertTrue(skipped.contains { $0.reason.contains("single-threaded") })
+    }
+
+    func testAWorkloadOutsideTheSuiteRunsAtItsDefaults() {
+        let cases = RunPlan(suite: .quick, workloads: [.trampolineNested]).expand().cases
+        XCTAssertEqual(cases.count, 1)
+        XCTAssertEqual(cases.first?.events, TrampolineNested().defaultEvents)
+    }
+}
