@@ -14,24 +14,24 @@ import Foundation
 ///
 /// The version is checked on both sides; a build that speaks another version is refused
 /// with a message naming both.
-public struct ChildRequest: Codable, Sendable, Equatable {
+struct ChildRequest: Codable, Sendable, Equatable {
     /// The protocol version this build speaks.
-    public static let currentVersion = 1
+    static let currentVersion = 1
 
     /// What the child is to do.
-    public enum Job: Codable, Sendable, Equatable {
+    enum Job: Codable, Sendable, Equatable {
         /// Every case in full: warmup, timed trials, and the counting trials `options` asks for.
         case cases
         /// Only this counting trial of each case, in the child itself, after the warmup.
         case counting(CountingTrial)
     }
 
-    public var version: Int
-    public var job: Job
-    public var cases: [BenchCase]
-    public var options: RunOptions
+    var version: Int
+    var job: Job
+    var cases: [BenchCase]
+    var options: RunOptions
 
-    public init(job: Job, cases: [BenchCase], options: RunOptions) {
+    init(job: Job, cases: [BenchCase], options: RunOptions) {
         version = Self.currentVersion
         self.job = job
         self.cases = cases
@@ -40,27 +40,27 @@ public struct ChildRequest: Codable, Sendable, Equatable {
 }
 
 /// The child's answer: what happened to each case of the request, in order.
-public struct ChildReply: Codable, Sendable {
+struct ChildReply: Codable, Sendable {
     /// One case's outcome: its result, or why it could not run.
-    public struct CaseOutcome: Codable, Sendable {
-        public var benchCase: BenchCase
-        public var result: CaseResult?
-        public var error: BenchError?
+    struct CaseOutcome: Codable, Sendable {
+        var benchCase: BenchCase
+        var result: CaseResult?
+        var error: BenchError?
         /// For an instruction-counting trial: the operations the instrumented trial
         /// completed (the parent divides the counted instructions by them).
-        public var operations: Int?
+        var operations: Int?
     }
 
-    public var version: Int
+    var version: Int
     /// Where and how the child ran (its build, its commit).
-    public var provenance: Provenance
-    public var outcomes: [CaseOutcome]
+    var provenance: Provenance
+    var outcomes: [CaseOutcome]
     /// The request could not be served at all (unreadable, another version).
-    public var failure: BenchError?
+    var failure: BenchError?
 }
 
 /// One line of the child's answer stream.
-public enum ChildMessage: Codable, Sendable {
+enum ChildMessage: Codable, Sendable {
     case event(BenchEvent)
     case reply(ChildReply)
 }

@@ -10,12 +10,13 @@
 /// and reads ~270 counters by name (~40 µs): take them outside timed regions.
 ///
 /// Bytes are counted by size class (a 100-byte request counts as its 112-byte class).
+/// Public only for `mallctl`, which the executable that links jemalloc hands over.
 public enum AllocationCounter {
-    public struct Snapshot: Sendable, Equatable {
-        public var requests: UInt64
-        public var bytes: UInt64
+    struct Snapshot: Sendable, Equatable {
+        var requests: UInt64
+        var bytes: UInt64
 
-        public static func - (lhs: Snapshot, rhs: Snapshot) -> Snapshot {
+        static func - (lhs: Snapshot, rhs: Snapshot) -> Snapshot {
             Snapshot(requests: lhs.requests &- rhs.requests, bytes: lhs.bytes &- rhs.bytes)
         }
     }
@@ -28,11 +29,11 @@ public enum AllocationCounter {
     nonisolated(unsafe) public static var mallctl: Mallctl?
 
     /// The environment under which a child process counts exactly.
-    public static let environment = ["MALLOC_CONF": "tcache:false"]
+    static let environment = ["MALLOC_CONF": "tcache:false"]
 
     /// Whether this process counts exactly: jemalloc serves `malloc` (not, say,
     /// ThreadSanitizer's runtime), keeps statistics, and runs without thread caches.
-    public static let isExact: Bool = {
+    static let isExact: Bool = {
         guard mallctl != nil, refreshEpoch(), let tcache = readBool("opt.tcache"), !tcache, let before = snapshot() else { return false }
         let probe = UnsafeMutableRawPointer.allocate(byteCount: 48, alignment: 16)
         probe.storeBytes(of: 1, as: UInt8.self)
@@ -42,7 +43,7 @@ public enum AllocationCounter {
     }()
 
     /// Current cumulative counters, or nil when jemalloc statistics are unavailable.
-    public static func snapshot() -> Snapshot? {
+    static func snapshot() -> Snapshot? {
         guard refreshEpoch() else { return nil }
         // Arena index 4096 is MALLCTL_ARENAS_ALL: the sum over arenas.
         var requests: UInt64 = 0

@@ -17,7 +17,7 @@ public struct CaseResult: Codable, Sendable {
     }
 
     /// Adds a counting trial's metrics to trial 0 (violations add up).
-    public mutating func addCounting(_ record: TrialRecord) {
+    mutating func addCounting(_ record: TrialRecord) {
         guard let index = trials.firstIndex(where: { $0.trial == TrialRecord.countingTrial }) else {
             trials.append(record)
             return

@@ -13,7 +13,7 @@ public struct RunOptions: Codable, Sendable, Equatable {
     public var countInstructions = false
     /// Whether the invariant checkers run. Off only in the instruction child that measures the
     /// checkers' own cost (`measureOverhead` with `countInstructions`).
-    public var checking = true
+    var checking = true
     /// Before each timed trial, run one with checkers and collectors off, and report the
     /// harness's overhead from the paired trials (`CaseResult.overhead`).
     public var measureOverhead = false
