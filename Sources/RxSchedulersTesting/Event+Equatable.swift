@@ -18,6 +18,7 @@ extension Event: Equatable where Element: Equatable {
 /// same `NSError` domain and code.
 func errorsEqual(_ lhs: Swift.Error, _ rhs: Swift.Error) -> Bool {
     if type(of: lhs) == type(of: rhs), String(reflecting: lhs) == String(reflecting: rhs) { return true }
-    let left = lhs as NSError, right = rhs as NSError
+    let left = lhs as NSError
+    let right = rhs as NSError
     return left.domain == right.domain && left.code == right.code
 }

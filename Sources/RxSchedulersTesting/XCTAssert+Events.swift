@@ -8,7 +8,8 @@ public func XCTAssertEqual<T: Equatable>(_ lhs: [Event<T>], _ rhs: [Event<T>], f
 }
 
 /// Asserts that two recorded event sequences are equal, printing both when they differ.
-public func XCTAssertEqual<T: Equatable>(_ lhs: [Recorded<Event<T>>], _ rhs: [Recorded<Event<T>>], file: StaticString = #filePath, line: UInt = #line) {
+public func XCTAssertEqual<T: Equatable>(_ lhs: [Recorded<Event<T>>], _ rhs: [Recorded<Event<T>>], file: StaticString = #filePath, line: UInt = #line)
+{
     guard lhs != rhs else { return }
     XCTFail("Recorded events differ:\nleft:  \(lhs)\nright: \(rhs)", file: file, line: line)
 }
@@ -20,7 +21,9 @@ public func XCTAssertEqual<T: Equatable>(_ lhs: [Event<T?>], _ rhs: [Event<T?>],
 }
 
 /// Asserts that two recorded sequences of optional-element events are equal.
-public func XCTAssertEqual<T: Equatable>(_ lhs: [Recorded<Event<T?>>], _ rhs: [Recorded<Event<T?>>], file: StaticString = #filePath, line: UInt = #line) {
+public func XCTAssertEqual<T: Equatable>(
+    _ lhs: [Recorded<Event<T?>>], _ rhs: [Recorded<Event<T?>>], file: StaticString = #filePath, line: UInt = #line
+) {
     guard lhs != rhs else { return }
     XCTFail("Recorded events differ:\nleft:  \(lhs)\nright: \(rhs)", file: file, line: line)
 }

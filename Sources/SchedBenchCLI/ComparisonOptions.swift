@@ -10,7 +10,10 @@ struct ComparisonOptions: ParsableArguments {
     @Option(help: ArgumentHelp("JSON file with per-metric and per-workload thresholds (see README, \"Gating CI\").", valueName: "file"))
     var thresholds: String?
 
-    @Option(name: .customLong("metric"), help: ArgumentHelp("Metrics to compare (default: throughput, latency p50/p99, CPU, RSS, allocations, instructions, ticks).", valueName: "name"))
+    @Option(
+        name: .customLong("metric"),
+        help: ArgumentHelp(
+            "Metrics to compare (default: throughput, latency p50/p99, CPU, RSS, allocations, instructions, ticks).", valueName: "name"))
     var metrics: [String] = []
 
     @Option(help: "Output: table, markdown (for CI job summaries) or csv.")
@@ -26,7 +29,8 @@ struct ComparisonOptions: ParsableArguments {
         _ = try defaultThreshold()
         _ = try metricList()
         guard ComparisonRendering.Format(rawValue: format) != nil else {
-            throw ValidationError("unknown --format '\(format)'; valid: \(ComparisonRendering.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown --format '\(format)'; valid: \(ComparisonRendering.Format.allCases.map(\.rawValue).joined(separator: ", "))")
         }
     }
 
@@ -54,7 +58,8 @@ struct ComparisonOptions: ParsableArguments {
     /// `comparison.csv` to `csv` when given), and returns the decision. Unreadable input
     /// throws `BenchError`.
     func compare(base: String, new: String, writingCSVTo csv: URL? = nil) throws -> ComparisonDecision {
-        let thresholdTable = try thresholds.map { try Thresholds.read($0, defaultThreshold: defaultThreshold()) }
+        let thresholdTable =
+            try thresholds.map { try Thresholds.read($0, defaultThreshold: defaultThreshold()) }
             ?? Thresholds(defaultThreshold: defaultThreshold())
         let baseCases = try ResultsFiles.read(base).cases
         let newCases = try ResultsFiles.read(new).cases
@@ -62,8 +67,9 @@ struct ComparisonOptions: ParsableArguments {
         print(try ComparisonRendering.render(comparison, format: ComparisonRendering.Format(rawValue: format)!))
         if let csv { try ComparisonFile.write(comparison, to: csv) }
 
-        let decision = comparison.decision(baseCases: baseCases.count, newCases: newCases.count, base: base, new: new,
-                                           requireAll: requireAll, failOnInconclusive: failOnInconclusive)
+        let decision = comparison.decision(
+            baseCases: baseCases.count, newCases: newCases.count, base: base, new: new,
+            requireAll: requireAll, failOnInconclusive: failOnInconclusive)
         switch decision {
         case .passed: break
         case .mismatched(let problem): printError("error: \(problem)")

@@ -61,8 +61,9 @@ struct GateCommand: ParsableCommand {
         guard !cases.isEmpty else { throw ValidationError("the run options after -- select no cases (see `schedbench run --dry-run`)") }
         let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
         let directory = URL(fileURLWithPath: out ?? "results/gate-\(stamp)")
-        let runs = InterleavedRuns(baseline: baseline, candidate: candidate, cases: cases, options: runOptions.options,
-                                   rounds: rounds, directory: directory)
+        let runs = InterleavedRuns(
+            baseline: baseline, candidate: candidate, cases: cases, options: runOptions.options,
+            rounds: rounds, directory: directory)
         let progress = ProgressRenderer(live: isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()
         let interrupts = Interrupts.stopAfterCurrentCase(cancellation)
@@ -73,8 +74,9 @@ struct GateCommand: ParsableCommand {
             printError("interrupted: the finished rounds are in \(directory.path)")
             throw ExitStatus.interrupted
         }
-        let decision = try comparison.compare(base: runs.resultsDirectory(.baseline).path, new: runs.resultsDirectory(.candidate).path,
-                                              writingCSVTo: directory.appendingPathComponent(ComparisonFile.name))
+        let decision = try comparison.compare(
+            base: runs.resultsDirectory(.baseline).path, new: runs.resultsDirectory(.candidate).path,
+            writingCSVTo: directory.appendingPathComponent(ComparisonFile.name))
         printError("gate: results in \(directory.path)")
         let status = ExitStatus(decision)
         if status != .ok { throw status }

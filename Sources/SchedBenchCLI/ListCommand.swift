@@ -24,7 +24,9 @@ struct ListCommand: ParsableCommand {
             }
             lines.append("\(indent)runs: \(runs.joined(separator: "; "))")
             let rate = workload.defaultRateHz > 0 ? ", rate \(workload.defaultRateHz) Hz" : ""
-            lines.append("\(indent)axes: \(workload.axes.isEmpty ? "none" : workload.axes.joined(separator: ", ")); default events \(workload.defaultEvents)\(rate)")
+            lines.append(
+                "\(indent)axes: \(workload.axes.isEmpty ? "none" : workload.axes.joined(separator: ", ")); default events \(workload.defaultEvents)\(rate)"
+            )
         }
         lines.append("\nSchedulers:")
         lines += SchedulerName.allCases.map { "  \(padded($0.rawValue, 16))\($0.summary)" }

@@ -72,7 +72,8 @@ struct RunCommand: ParsableCommand {
         values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    private static func names<Name: RawRepresentable & CaseIterable>(_ values: [String], option: String) throws -> [Name]? where Name.RawValue == String {
+    private static func names<Name: RawRepresentable & CaseIterable>(_ values: [String], option: String) throws -> [Name]?
+    where Name.RawValue == String {
         let given = split(values)
         guard !given.isEmpty else { return nil }
         return try given.map { value in
@@ -158,8 +159,9 @@ struct RunCommand: ParsableCommand {
         let progress = ProgressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()
         let interrupts = Interrupts.stopAfterCurrentCase(cancellation)
-        let run = try BenchRun(cases: cases, options: options, output: .init(directory: directory, provenance: provenance),
-                               observer: progress, cancellation: cancellation)
+        let run = try BenchRun(
+            cases: cases, options: options, output: .init(directory: directory, provenance: provenance),
+            observer: progress, cancellation: cancellation)
         let outcome = MainThreadDriver.run { run.execute() }
         interrupts.cancel()
         progress.finish()
@@ -168,7 +170,9 @@ struct RunCommand: ParsableCommand {
             print(SummaryTable.render(outcome.results))
         }
         if !quiet {
-            printError("results: \(directory.path)/\(ResultsFiles.resultsName), \(directory.path)/\(ResultsFiles.summaryName) (\(outcome.results.count) of \(cases.count) cases)")
+            printError(
+                "results: \(directory.path)/\(ResultsFiles.resultsName), \(directory.path)/\(ResultsFiles.summaryName) (\(outcome.results.count) of \(cases.count) cases)"
+            )
         }
         let failures = outcome.correctnessFailures
         if !failures.isEmpty {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import SchedulerBench
 import XCTest
+
+@testable import SchedulerBench
 
 /// Runs the built `schedbench` as users do, checking exit codes, messages and files.
 final class CommandLineTests: XCTestCase {
@@ -35,8 +36,9 @@ final class CommandLineTests: XCTestCase {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     private func temporaryDirectory() throws -> URL {
@@ -46,10 +48,12 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testUnknownNamesExitWithUsageAndListTheValidOnes() throws {
-        for (option, value, valid) in [("--workload", "observeOn.fast", "observeOn.latency"),
-                                       ("--scheduler", "bogus", "concurrentMain"),
-                                       ("--strategy", "turbo", "drain"),
-                                       ("--suite", "huge", "quick")] {
+        for (option, value, valid) in [
+            ("--workload", "observeOn.fast", "observeOn.latency"),
+            ("--scheduler", "bogus", "concurrentMain"),
+            ("--strategy", "turbo", "drain"),
+            ("--suite", "huge", "quick"),
+        ] {
             let out = try temporaryDirectory()
             let run = try schedbench(["run", option, value, "--out", out.path])
             XCTAssertEqual(run.status, 64, "\(option) \(value)")
@@ -69,8 +73,10 @@ final class CommandLineTests: XCTestCase {
     func testUnwritableOutputFailsBeforeMeasuring() throws {
         let file = try temporaryDirectory()
         try Data("not a directory".utf8).write(to: file)
-        let run = try schedbench(["run", "--suite", "quick", "--workload", "trampoline.nested", "--events", "10",
-                                  "--out", file.appendingPathComponent("results").path])
+        let run = try schedbench([
+            "run", "--suite", "quick", "--workload", "trampoline.nested", "--events", "10",
+            "--out", file.appendingPathComponent("results").path,
+        ])
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(run.stderr.contains("cannot write to --out"), run.stderr)
     }
@@ -86,7 +92,8 @@ final class CommandLineTests: XCTestCase {
         let run = try schedbench(["list"])
         XCTAssertEqual(run.status, 0)
         for name in WorkloadName.allCases.map(\.rawValue) + SchedulerName.allCases.map(\.rawValue)
-            + StrategyName.allCases.map(\.rawValue) + Suite.all.map(\.name) {
+            + StrategyName.allCases.map(\.rawValue) + Suite.all.map(\.name)
+        {
             XCTAssertTrue(run.stdout.contains(name), name)
         }
     }
@@ -94,15 +101,19 @@ final class CommandLineTests: XCTestCase {
     /// A tiny suite end to end: both files exist, follow the schema, and hold every case.
     func testTinyRunWritesResultsThatFollowTheSchema() throws {
         let out = try temporaryDirectory()
-        let run = try schedbench(["run", "--suite", "quick", "--workload", "observeOn.throughput,trampoline.nested,main.inline",
-                                  "--scheduler", "serial,currentThread,main", "--strategy", "drain,none",
-                                  "--producers", "2", "--events", "300", "--trials", "2", "--warmup", "0",
-                                  "--out", out.path, "--quiet"])
+        let run = try schedbench([
+            "run", "--suite", "quick", "--workload", "observeOn.throughput,trampoline.nested,main.inline",
+            "--scheduler", "serial,currentThread,main", "--strategy", "drain,none",
+            "--producers", "2", "--events", "300", "--trials", "2", "--warmup", "0",
+            "--out", out.path, "--quiet",
+        ])
         XCTAssertEqual(run.status, 0, run.stderr)
         let results = try CSVFile.read(out.appendingPathComponent("results.csv"), requiring: ResultsFiles.resultsHeader)
         let summary = try CSVFile.read(out.appendingPathComponent("summary.csv"), requiring: ResultsFiles.summaryHeader)
-        let expected: Set<String> = ["observeOn.throughput serial drain", "observeOn.throughput currentThread drain",
-                                     "observeOn.throughput main drain", "trampoline.nested currentThread none", "main.inline main none"]
+        let expected: Set<String> = [
+            "observeOn.throughput serial drain", "observeOn.throughput currentThread drain",
+            "observeOn.throughput main drain", "trampoline.nested currentThread none", "main.inline main none",
+        ]
         XCTAssertEqual(Set(summary.map { "\($0["workload"]!) \($0["scheduler"]!) \($0["strategy"]!)" }), expected)
         for row in summary {
             XCTAssertEqual(row["trials"], "2")
@@ -121,10 +132,13 @@ final class CommandLineTests: XCTestCase {
 
     func testAnInjectedDuplicateFailsTheRunWithExitThreeAndKeepsTheResults() throws {
         let out = try temporaryDirectory()
-        let run = try schedbench(["run", "--suite", "quick", "--workload", "observeOn.throughput", "--scheduler", "serial",
-                                  "--strategy", "reference", "--producers", "1", "--events", "200", "--trials", "1",
-                                  "--warmup", "0", "--no-allocations", "--out", out.path, "--quiet"],
-                                 environment: [FaultInjection.environmentKey: "duplicate"])
+        let run = try schedbench(
+            [
+                "run", "--suite", "quick", "--workload", "observeOn.throughput", "--scheduler", "serial",
+                "--strategy", "reference", "--producers", "1", "--events", "200", "--trials", "1",
+                "--warmup", "0", "--no-allocations", "--out", out.path, "--quiet",
+            ],
+            environment: [FaultInjection.environmentKey: "duplicate"])
         XCTAssertEqual(run.status, 3, run.stderr)
         XCTAssertTrue(run.stderr.contains("delivered again"), run.stderr)
         let summary = try CSVFile.read(out.appendingPathComponent("summary.csv"), requiring: ResultsFiles.summaryHeader)
@@ -135,10 +149,13 @@ final class CommandLineTests: XCTestCase {
     /// whole: the violations' count and their descriptions.
     func testAnIsolatedRunKeepsViolationSamples() throws {
         let out = try temporaryDirectory()
-        let run = try schedbench(["run", "--suite", "quick", "--workload", "observeOn.throughput", "--scheduler", "serial",
-                                  "--strategy", "drain", "--producers", "1", "--events", "200", "--trials", "1",
-                                  "--warmup", "0", "--no-allocations", "--isolate", "--out", out.path, "--quiet"],
-                                 environment: [FaultInjection.environmentKey: "duplicate"])
+        let run = try schedbench(
+            [
+                "run", "--suite", "quick", "--workload", "observeOn.throughput", "--scheduler", "serial",
+                "--strategy", "drain", "--producers", "1", "--events", "200", "--trials", "1",
+                "--warmup", "0", "--no-allocations", "--isolate", "--out", out.path, "--quiet",
+            ],
+            environment: [FaultInjection.environmentKey: "duplicate"])
         XCTAssertEqual(run.status, 3, run.stderr)
         XCTAssertTrue(run.stderr.contains("producer 0: event 0 delivered again"), run.stderr)
         let summary = try CSVFile.read(out.appendingPathComponent("summary.csv"), requiring: ResultsFiles.summaryHeader)
@@ -160,9 +177,11 @@ final class CommandLineTests: XCTestCase {
         var counts: [String] = []
         for _ in 0..<2 {
             let out = try temporaryDirectory()
-            let run = try schedbench(["run", "--suite", "quick", "--workload", "trampoline.nested", "--events", "2000",
-                                      "--trials", "1", "--warmup", "0", "--no-allocations", "--instructions",
-                                      "--out", out.path, "--quiet", "--no-table"])
+            let run = try schedbench([
+                "run", "--suite", "quick", "--workload", "trampoline.nested", "--events", "2000",
+                "--trials", "1", "--warmup", "0", "--no-allocations", "--instructions",
+                "--out", out.path, "--quiet", "--no-table",
+            ])
             XCTAssertEqual(run.status, 0, run.stderr)
             let results = try CSVFile.read(out.appendingPathComponent("results.csv"), requiring: ResultsFiles.resultsHeader)
             let rows = results.filter { $0["metric"] == Metric.instructionsPerEvent.rawValue }
@@ -180,11 +199,16 @@ final class CommandLineTests: XCTestCase {
     private func writeRun(nanos: [Double], violations: Double = 0, producers: Int = 1) throws -> URL {
         let directory = try temporaryDirectory()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let benchCase = BenchCase(suite: "quick", workload: .observeOnThroughput, scheduler: .serial, strategy: .drain,
-                                  producers: producers, events: 1_000, payloadBytes: 0, rateHz: 0)
+        let benchCase = BenchCase(
+            suite: "quick", workload: .observeOnThroughput, scheduler: .serial, strategy: .drain,
+            producers: producers, events: 1_000, payloadBytes: 0, rateHz: 0)
         let trials = nanos.enumerated().map { index, value in
-            TrialRecord(benchCase: benchCase, trial: index + 1, metrics: [.nsPerEvent: value, .eventsPerSec: 1e9 / value,
-                                                                          .invariantViolations: index == 0 ? violations : 0])
+            TrialRecord(
+                benchCase: benchCase, trial: index + 1,
+                metrics: [
+                    .nsPerEvent: value, .eventsPerSec: 1e9 / value,
+                    .invariantViolations: index == 0 ? violations : 0,
+                ])
         }
         try ResultsFiles.write([CaseResult(benchCase: benchCase, trials: trials)], provenance: Provenance.current(), to: directory)
         return directory
@@ -243,8 +267,11 @@ final class CommandLineTests: XCTestCase {
         let out = try temporaryDirectory()
         // Two rounds are too few for time to be decided; allocation counts repeat exactly,
         // so the same build against itself must pass on them.
-        let arguments = ["gate", "--baseline", executable.path, "--candidate", executable.path, "--rounds", "2",
-                         "--metric", "allocs_per_event", "--out", out.path, "--", "--suite", "quick", "--workload", "trampoline.nested", "--events", "2000", "--warmup", "0"]
+        let arguments = [
+            "gate", "--baseline", executable.path, "--candidate", executable.path, "--rounds", "2",
+            "--metric", "allocs_per_event", "--out", out.path, "--", "--suite", "quick", "--workload", "trampoline.nested", "--events", "2000",
+            "--warmup", "0",
+        ]
         let run = try schedbench(arguments)
         XCTAssertEqual(run.status, 0, run.stderr)
         for side in ["baseline", "candidate"] {
@@ -253,8 +280,11 @@ final class CommandLineTests: XCTestCase {
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("comparison.csv").path))
 
-        let faulty = try schedbench(arguments.map { $0 == "trampoline.nested" ? "observeOn.throughput" : $0 } + ["--scheduler", "serial", "--strategy", "reference", "--producers", "1"],
-                                    environment: [FaultInjection.environmentKey: "duplicate"])
+        let faulty = try schedbench(
+            arguments.map { $0 == "trampoline.nested" ? "observeOn.throughput" : $0 } + [
+                "--scheduler", "serial", "--strategy", "reference", "--producers", "1",
+            ],
+            environment: [FaultInjection.environmentKey: "duplicate"])
         XCTAssertEqual(faulty.status, 3, faulty.stderr)
 
         XCTAssertEqual(try schedbench(["gate", "--baseline", "/nonexistent", "--candidate", executable.path]).status, 64)

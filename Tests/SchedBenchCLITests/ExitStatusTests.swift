@@ -1,16 +1,25 @@
+import XCTest
+
 @testable import SchedBenchCLI
 @testable import SchedulerBench
-import XCTest
 
 /// Every documented exit status, decided in one place.
 final class ExitStatusTests: XCTestCase {
-    private let benchCase = BenchCase(suite: "quick", workload: .trampolineNested, scheduler: .currentThread, strategy: .none,
-                                      producers: 1, events: 10, payloadBytes: 0, rateHz: 0)
+    private let benchCase = BenchCase(
+        suite: "quick", workload: .trampolineNested, scheduler: .currentThread, strategy: .none,
+        producers: 1, events: 10, payloadBytes: 0, rateHz: 0)
 
     private func outcome(violations: Double = 0, error: BenchError? = nil, interrupted: Bool = false) -> BenchRun.Outcome {
-        var cases = [BenchRun.CaseOutcome(benchCase: benchCase, result: .success(CaseResult(benchCase: benchCase, trials: [
-            TrialRecord(benchCase: benchCase, trial: 1, metrics: [.invariantViolations: violations]),
-        ])))]
+        var cases = [
+            BenchRun.CaseOutcome(
+                benchCase: benchCase,
+                result: .success(
+                    CaseResult(
+                        benchCase: benchCase,
+                        trials: [
+                            TrialRecord(benchCase: benchCase, trial: 1, metrics: [.invariantViolations: violations])
+                        ])))
+        ]
         if let error { cases.append(BenchRun.CaseOutcome(benchCase: benchCase, result: .failure(error))) }
         return BenchRun.Outcome(cases: cases, interrupted: interrupted, writeError: nil)
     }

@@ -1,9 +1,10 @@
+import CSpinHint
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CSpinHint
 
 /// How a thread waits for another that holds something for a few hundred nanoseconds at
 /// most, unless it is preempted: each `wait()` spins with the processor's spin hint for

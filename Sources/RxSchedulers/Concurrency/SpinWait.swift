@@ -1,9 +1,10 @@
+import CSpinHint
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CSpinHint
 
 /// How a drainer that finds its queue empty waits before it gives up its token (after
 /// which the next event pays a dispatch and a thread wake-up, 1–5 µs here).

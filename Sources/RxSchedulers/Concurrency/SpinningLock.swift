@@ -46,7 +46,8 @@ final class SpinningLock: @unchecked Sendable {
         var backoff = Backoff()
         while true {
             if !locked.load(ordering: .relaxed),
-               locked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+                locked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+            {
                 return
             }
             backoff.wait()

@@ -18,7 +18,8 @@ final class BinaryDisposable: Cancelable, @unchecked Sendable {
 
     func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let first = disposable1, second = disposable2
+        let first = disposable1
+        let second = disposable2
         disposable1 = nil
         disposable2 = nil
         first?.dispose()

@@ -35,7 +35,8 @@ final class SinkDisposer: Cancelable, @unchecked Sendable {
     func dispose() {
         let previous = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
         guard previous & Self.disposedBit == 0, previous & Self.assignedBit != 0 else { return }
-        let sink = self.sink, subscription = self.subscription
+        let sink = self.sink
+        let subscription = self.subscription
         self.sink = nil
         self.subscription = nil
         sink?.dispose()

@@ -5,7 +5,9 @@ extension ObservableType where Element: RxAbstractInteger {
     /// `start, start + 1, …` (`count` elements), then completion, through `scheduler`.
     /// The per-element code is specialized in the caller.
     @inlinable
-    public static func range(start: Element, count: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
+    public static func range(start: Element, count: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<
+        Element
+    > {
         precondition(count >= 0, "count can't be negative")
         precondition(start &+ (count - 1) >= start || count == 0, "overflow of count")
         return ClosureProducer<Element> { downstream, cancel in

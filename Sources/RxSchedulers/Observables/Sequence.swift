@@ -14,7 +14,8 @@ extension ObservableType {
 
     /// The sequence's elements, then completion.
     @inlinable
-    public static func from<Source: Swift.Sequence>(_ sequence: Source, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element>
+    public static func from<Source: Swift.Sequence>(_ sequence: Source, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance)
+        -> Observable<Element>
     where Source.Element == Element {
         elements(of: sequence, scheduler: scheduler)
     }

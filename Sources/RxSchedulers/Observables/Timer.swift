@@ -8,7 +8,9 @@ extension ObservableType where Element: RxAbstractInteger {
 
     /// `0` after `dueTime`; then, with a `period`, `1, 2, …` every period (missed ticks
     /// handled as in `interval`), else completion.
-    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType, policy: PeriodicPolicy? = nil) -> Observable<Element> {
+    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType, policy: PeriodicPolicy? = nil)
+        -> Observable<Element>
+    {
         Timer(dueTime: dueTime, period: period, scheduler: scheduler, policy: policy)
     }
 }
@@ -43,7 +45,8 @@ private final class Timer<Element: RxAbstractInteger>: Producer<Element> {
             lock.performLocked { sink.forwardOn(.next(count)) }
             return count &+ 1
         }
-        let subscription = policy.map { scheduler.schedulePeriodic(0 as Element, startAfter: dueTime, period: period, policy: $0, action: tick) }
+        let subscription =
+            policy.map { scheduler.schedulePeriodic(0 as Element, startAfter: dueTime, period: period, policy: $0, action: tick) }
             ?? scheduler.schedulePeriodic(0 as Element, startAfter: dueTime, period: period, action: tick)
         return (sink, subscription)
     }

@@ -57,10 +57,11 @@ private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverT
         case .error(let error):
             do {
                 let fallback = try handler(error)
-                subscription.disposable = fallback.subscribe(AnyObserver { event in
-                    self.forwardOn(event)
-                    if event.isStopEvent { self.dispose() }
-                })
+                subscription.disposable = fallback.subscribe(
+                    AnyObserver { event in
+                        self.forwardOn(event)
+                        if event.isStopEvent { self.dispose() }
+                    })
             } catch {
                 forwardOn(.error(error))
                 dispose()

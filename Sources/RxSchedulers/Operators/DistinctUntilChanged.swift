@@ -17,7 +17,9 @@ extension ObservableType {
     }
 
     /// Drops elements whose key `comparer` finds equal to the previous element's key.
-    public func distinctUntilChanged<Key>(_ keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool) -> Observable<Element> {
+    public func distinctUntilChanged<Key>(_ keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool)
+        -> Observable<Element>
+    {
         DistinctUntilChanged(source: asObservable(), selector: keySelector, comparer: comparer)
     }
 }

@@ -41,8 +41,10 @@ private final class Do<Element>: Producer<Element> {
     let onSubscribed: (() -> Void)?
     let onDispose: (() -> Void)?
 
-    init(source: Observable<Element>, before: @escaping EventHandler, after: @escaping EventHandler,
-         onSubscribe: (() -> Void)?, onSubscribed: (() -> Void)?, onDispose: (() -> Void)?) {
+    init(
+        source: Observable<Element>, before: @escaping EventHandler, after: @escaping EventHandler,
+        onSubscribe: (() -> Void)?, onSubscribed: (() -> Void)?, onDispose: (() -> Void)?
+    ) {
         self.source = source
         self.before = before
         self.after = after

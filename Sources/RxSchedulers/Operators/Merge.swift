@@ -40,7 +40,8 @@ extension ObservableType where Element: ObservableConvertibleType {
 extension ObservableType {
     /// The elements of all `sources`, merged as they arrive.
     @inlinable
-    public static func merge<Collection: Swift.Collection>(_ sources: Collection) -> Observable<Element> where Collection.Element == Observable<Element> {
+    public static func merge<Collection: Swift.Collection>(_ sources: Collection) -> Observable<Element>
+    where Collection.Element == Observable<Element> {
         Observable.from(Array(sources)).flatMap { $0 }
     }
 

@@ -16,14 +16,17 @@ extension ObservableType {
 /// Subscribes `observer` to `source` on `scheduler`; the returned disposable cancels the
 /// pending subscription, or disposes the subscription on `scheduler` once it exists.
 @usableFromInline
-func subscribeScheduled<Element>(_ source: Observable<Element>, _ observer: ClosureObserver<Element>, on scheduler: ImmediateSchedulerType) -> Disposable {
+func subscribeScheduled<Element>(_ source: Observable<Element>, _ observer: ClosureObserver<Element>, on scheduler: ImmediateSchedulerType)
+    -> Disposable
+{
     let everything = SerialDisposable()
     let pendingSchedule = SingleAssignmentDisposable()
     everything.disposable = pendingSchedule
-    pendingSchedule.setDisposable(scheduler.schedule(()) { _ in
-        let subscription = source.subscribe(observer)
-        everything.disposable = ScheduledDisposable(scheduler: scheduler, disposable: subscription)
-        return Disposables.create()
-    })
+    pendingSchedule.setDisposable(
+        scheduler.schedule(()) { _ in
+            let subscription = source.subscribe(observer)
+            everything.disposable = ScheduledDisposable(scheduler: scheduler, disposable: subscription)
+            return Disposables.create()
+        })
     return everything
 }

@@ -38,7 +38,8 @@ struct Bag<Value> {
     /// Removes and returns the value stored under `key`, if it is still there.
     @inlinable
     mutating func removeValue(forKey key: BagKey) -> Value? {
-        var low = 0, high = keys.count
+        var low = 0
+        var high = keys.count
         while low < high {
             let middle = (low + high) / 2
             if keys[middle] < key { low = middle + 1 } else { high = middle }

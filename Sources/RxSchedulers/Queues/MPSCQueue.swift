@@ -1,10 +1,11 @@
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import Synchronization
 
 /// An unbounded lock-free multi-producer single-consumer FIFO queue.
 ///

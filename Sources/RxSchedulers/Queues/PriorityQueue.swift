@@ -55,7 +55,8 @@ struct PriorityQueue<Element: AnyObject> {
     private mutating func siftDown(_ start: Int) {
         var parent = start
         while true {
-            let left = 2 * parent + 1, right = left + 1
+            let left = 2 * parent + 1
+            let right = left + 1
             var first = parent
             if left < elements.count, isOrderedBefore(elements[left], elements[first]) { first = left }
             if right < elements.count, isOrderedBefore(elements[right], elements[first]) { first = right }

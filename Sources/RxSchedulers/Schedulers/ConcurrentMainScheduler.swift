@@ -37,7 +37,9 @@ public final class ConcurrentMainScheduler: SchedulerType, DispatchPeriodicSched
         mainScheduler.scheduleRelative(state, dueTime: dueTime, action: action)
     }
 
-    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+    public func schedulePeriodic<StateType>(
+        _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType
+    ) -> Disposable {
         mainScheduler.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
     }
 }

@@ -31,7 +31,9 @@ struct DispatchQueueConfiguration {
 
     /// A repeating dispatch timer. Ticks missed while the action runs are merged by the
     /// timer and never delivered (RxSwift's behaviour on dispatch queues).
-    func scheduleCoalescingTimer<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+    func scheduleCoalescingTimer<StateType>(
+        _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType
+    ) -> Disposable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let scheduled = TimerDisposable(timer: timer)
         var timerState = state

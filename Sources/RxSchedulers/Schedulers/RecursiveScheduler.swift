@@ -121,7 +121,8 @@ extension ImmediateSchedulerType {
 
     /// `scheduleRecursive` on any scheduler but the trampoline: one `schedule` per step.
     @usableFromInline
-    func scheduleRecursiveThroughSchedule<State>(_ state: State, action: @escaping (_ state: State, _ recurse: (State) -> Void) -> Void) -> Disposable {
+    func scheduleRecursiveThroughSchedule<State>(_ state: State, action: @escaping (_ state: State, _ recurse: (State) -> Void) -> Void) -> Disposable
+    {
         let recursive = AnyRecursiveScheduler<State>(scheduler: self) { state, scheduler in
             action(state) { scheduler.schedule($0) }
         }
@@ -134,7 +135,9 @@ extension ImmediateSchedulerType {
 /// over the state alone, so it is specialized in the caller even though the scheduler's
 /// type is not known there (an extension method on an opened existential is not).
 @inlinable
-func scheduleRecursive<State>(_ state: State, on scheduler: ImmediateSchedulerType, action: @escaping (_ state: State, _ recurse: (State) -> Void) -> Void) -> Disposable {
+func scheduleRecursive<State>(
+    _ state: State, on scheduler: ImmediateSchedulerType, action: @escaping (_ state: State, _ recurse: (State) -> Void) -> Void
+) -> Disposable {
     if scheduler is CurrentThreadScheduler {
         return TrampolineRecursion.start(state, action: action)
     }
@@ -144,7 +147,9 @@ func scheduleRecursive<State>(_ state: State, on scheduler: ImmediateSchedulerTy
 extension SchedulerType {
     /// Runs `action(state)` after `dueTime`; the action may reschedule itself through
     /// the `AnyRecursiveScheduler` it receives. The returned disposable cancels it all.
-    public func scheduleRecursive<State>(_ state: State, dueTime: RxTimeInterval, action: @escaping (State, AnyRecursiveScheduler<State>) -> Void) -> Disposable {
+    public func scheduleRecursive<State>(_ state: State, dueTime: RxTimeInterval, action: @escaping (State, AnyRecursiveScheduler<State>) -> Void)
+        -> Disposable
+    {
         let recursive = AnyRecursiveScheduler(scheduler: self, action: action)
         recursive.schedule(state, dueTime: dueTime)
         return Disposables.create(with: recursive.dispose)

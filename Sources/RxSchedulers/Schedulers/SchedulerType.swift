@@ -24,14 +24,18 @@ public protocol SchedulerType: ImmediateSchedulerType {
 
     /// Runs `action` first after `startAfter`, then every `period`, threading the
     /// returned state into the next call, until the returned disposable is disposed.
-    func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable
+    func schedulePeriodic<StateType>(
+        _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType
+    ) -> Disposable
 }
 
 extension SchedulerType {
     /// Periodic scheduling emulated with recursive relative scheduling, RxSwift's
     /// catch-up algorithm: a tick that falls due while the previous one still runs is
     /// counted, and every counted tick is replayed once, in order, as soon as possible.
-    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+    public func schedulePeriodic<StateType>(
+        _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType
+    ) -> Disposable {
         let periodic = PeriodicCatchUp(scheduler: self, startAfter: startAfter, period: period, action: action, state: state)
         return periodic.start()
     }

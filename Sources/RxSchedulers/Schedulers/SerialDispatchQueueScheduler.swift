@@ -59,13 +59,17 @@ public class SerialDispatchQueueScheduler: SchedulerType, DispatchPeriodicSchedu
     }
 
     /// Schedules `action` on a one-shot dispatch timer.
-    public final func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public final func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable)
+        -> Disposable
+    {
         configuration.scheduleRelative(state, dueTime: dueTime, action: action)
     }
 
     /// Runs `action` periodically with `PeriodicPolicy.default` (catch-up: ticks missed
     /// while the action runs are replayed in order); see `schedulePeriodic(_:startAfter:period:policy:action:)`.
-    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+    public func schedulePeriodic<StateType>(
+        _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType
+    ) -> Disposable {
         schedulePeriodic(state, startAfter: startAfter, period: period, policy: .default, action: action)
     }
 }

@@ -30,9 +30,11 @@ enum ComparisonRendering {
         }.map(\.element)
         let body = sorted.map { row -> [String] in
             let c = row.benchCase
-            return [c.workload.rawValue, c.scheduler.rawValue, c.strategy.rawValue, String(c.producers), String(c.events),
-                    row.metric.rawValue, number(row.baseMedian), number(row.newMedian), change(row.estimate),
-                    "±" + percent(row.threshold), markdown && row.verdict == .regressed ? "**regressed**" : row.verdict.rawValue]
+            return [
+                c.workload.rawValue, c.scheduler.rawValue, c.strategy.rawValue, String(c.producers), String(c.events),
+                row.metric.rawValue, number(row.baseMedian), number(row.newMedian), change(row.estimate),
+                "±" + percent(row.threshold), markdown && row.verdict == .regressed ? "**regressed**" : row.verdict.rawValue,
+            ]
         }
         if markdown {
             lines.append("| " + header.joined(separator: " | ") + " |")
@@ -41,8 +43,9 @@ enum ComparisonRendering {
         } else {
             let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max() ?? 0 }
             for row in [header] + body {
-                lines.append(row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
-                    .joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+                lines.append(
+                    row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+                        .joined(separator: "  ").trimmingCharacters(in: .whitespaces))
             }
         }
         if !comparison.onlyInBase.isEmpty || !comparison.onlyInNew.isEmpty {
@@ -51,8 +54,9 @@ enum ComparisonRendering {
             lines += comparison.onlyInNew.map { "only in NEW: \($0)" }
         }
         for failure in comparison.correctnessFailures {
-            lines.append("correctness failure in NEW: \(failure.benchCase): \(number(failure.violations)) invariant violations, "
-                         + "\(number(failure.leaked)) leaked resources")
+            lines.append(
+                "correctness failure in NEW: \(failure.benchCase): \(number(failure.violations)) invariant violations, "
+                    + "\(number(failure.leaked)) leaked resources")
         }
         return lines.joined(separator: "\n")
     }

@@ -48,8 +48,9 @@ final class ProgressRenderer: BenchObserver, @unchecked Sendable {
         let benchCase = result.benchCase
         if let overhead = result.overhead {
             let percent: (Double) -> String = { String(format: "%+.1f%%", $0 * 100) }
-            lines.append("harness overhead \(percent(overhead.median)) [\(percent(overhead.low)), \(percent(overhead.high))] "
-                         + "(median of \(overhead.pairs) paired trials, ns/event collectors on vs off): \(benchCase)")
+            lines.append(
+                "harness overhead \(percent(overhead.median)) [\(percent(overhead.low)), \(percent(overhead.high))] "
+                    + "(median of \(overhead.pairs) paired trials, ns/event collectors on vs off): \(benchCase)")
         }
         if let overhead = result.instructionOverhead {
             lines.append("harness overhead \(String(format: "%+.2f%%", overhead * 100)) (instructions/event checkers on vs off): \(benchCase)")
@@ -60,8 +61,9 @@ final class ProgressRenderer: BenchObserver, @unchecked Sendable {
             var parts: [String] = []
             if violations > 0 { parts.append("\(Int(violations)) invariant violations") }
             if leaked > 0 { parts.append("\(Int(leaked)) Rx resources leaked") }
-            lines.append("correctness failure in \(benchCase): " + parts.joined(separator: ", ")
-                         + result.violationSamples.map { "\n    \($0)" }.joined())
+            lines.append(
+                "correctness failure in \(benchCase): " + parts.joined(separator: ", ")
+                    + result.violationSamples.map { "\n    \($0)" }.joined())
         }
         return lines
     }

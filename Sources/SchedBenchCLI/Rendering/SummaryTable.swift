@@ -5,14 +5,17 @@ import SchedulerBench
 /// the 95% interval of ns/event, and any correctness failure.
 enum SummaryTable {
     static func render(_ results: [CaseResult]) -> String {
-        var rows: [[String]] = [["workload", "scheduler", "strategy", "p", "events", "events/s", "ns/event [95% CI]", "p99 latency", "allocs/ev", "check"]]
+        var rows: [[String]] = [
+            ["workload", "scheduler", "strategy", "p", "events", "events/s", "ns/event [95% CI]", "p99 latency", "allocs/ev", "check"]
+        ]
         for result in results {
             let c = result.benchCase
             let nanos = Statistics.median(result.values(.nsPerEvent))
             let interval = Statistics.medianInterval(result.values(.nsPerEvent))
             var check = result.correctnessFailures > 0 ? "FAIL" : "ok"
             if c.workload == .periodicCatchUp, let delivered = Statistics.median(result.values(.ticksDelivered)),
-               let expected = result.values(.ticksExpected).first, expected > 0 {
+                let expected = result.values(.ticksExpected).first, expected > 0
+            {
                 check += String(format: " %.1f%% ticks", 100 * delivered / expected)
             }
             rows.append([
@@ -27,8 +30,9 @@ enum SummaryTable {
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, text in
-                column < 3 ? text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                           : String(repeating: " ", count: widths[column] - text.count) + text
+                column < 3
+                    ? text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[column] - text.count) + text
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }

@@ -45,9 +45,10 @@ struct CaseIsolation: Sendable {
         for sized in [half, benchCase] {
             let dump = scratch.appendingPathComponent("callgrind-\(UUID().uuidString).out").path
             defer { try? FileManager.default.removeItem(atPath: dump) }
-            let child = ChildProcess(executable: valgrind,
-                                     arguments: InstructionCounter.valgrindArguments(output: dump, executable: binary, arguments: ["_child"]),
-                                     environment: [:], name: executable)
+            let child = ChildProcess(
+                executable: valgrind,
+                arguments: InstructionCounter.valgrindArguments(output: dump, executable: binary, arguments: ["_child"]),
+                environment: [:], name: executable)
             let reply = try child.run(ChildRequest(job: .counting(.instructions), cases: [sized], options: options))
             let counted = try Self.single(reply, sized, child.name)
             guard let operations = counted.operations else {
@@ -62,12 +63,16 @@ struct CaseIsolation: Sendable {
         }
         let operations = counts[1].operations - counts[0].operations
         guard operations > 0, counts[1].instructions >= counts[0].instructions else {
-            throw BenchError.caseCannotRun("cannot count instructions per event: \(counts[0].instructions) and \(counts[1].instructions) instructions "
-                                           + "for \(counts[0].operations) and \(counts[1].operations) operations at \(half.events) and \(benchCase.events) events")
+            throw BenchError.caseCannotRun(
+                "cannot count instructions per event: \(counts[0].instructions) and \(counts[1].instructions) instructions "
+                    + "for \(counts[0].operations) and \(counts[1].operations) operations at \(half.events) and \(benchCase.events) events")
         }
-        result.addCounting(TrialRecord(benchCase: benchCase, trial: TrialRecord.countingTrial, metrics: [
-            .instructionsPerEvent: Double(counts[1].instructions - counts[0].instructions) / Double(operations),
-        ]))
+        result.addCounting(
+            TrialRecord(
+                benchCase: benchCase, trial: TrialRecord.countingTrial,
+                metrics: [
+                    .instructionsPerEvent: Double(counts[1].instructions - counts[0].instructions) / Double(operations)
+                ]))
         return result
     }
 

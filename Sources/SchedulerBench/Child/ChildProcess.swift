@@ -100,7 +100,8 @@ struct ChildProcess {
         }
         if let protocolProblem { throw failure(protocolProblem) }
         guard let reply else {
-            throw failure("\(status.description) without a reply (is it a schedbench build that speaks child protocol \(ChildRequest.currentVersion)?)")
+            throw failure(
+                "\(status.description) without a reply (is it a schedbench build that speaks child protocol \(ChildRequest.currentVersion)?)")
         }
         if let problem = reply.failure { throw failure(problem.description) }
         guard reply.version == ChildRequest.currentVersion else {
@@ -158,9 +159,11 @@ struct ChildProcess {
         }
 
         static func signalName(_ signal: Int32) -> String {
-            let names: [Int32: String] = [SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL",
-                                          SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE",
-                                          SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE", SIGTERM: "SIGTERM"]
+            let names: [Int32: String] = [
+                SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL",
+                SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE",
+                SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE", SIGTERM: "SIGTERM",
+            ]
             return names[signal] ?? "signal \(signal)"
         }
     }

@@ -20,13 +20,19 @@ public enum ChildService {
         do {
             request = try ChildMessage.decoder().decode(ChildRequest.self, from: FileHandle.standardInput.readDataToEndOfFile())
         } catch {
-            stream.send(.reply(ChildReply(version: ChildRequest.currentVersion, provenance: provenance, outcomes: [],
-                                          failure: .unreadable(path: "<child request>", problem: "\(error)"))))
+            stream.send(
+                .reply(
+                    ChildReply(
+                        version: ChildRequest.currentVersion, provenance: provenance, outcomes: [],
+                        failure: .unreadable(path: "<child request>", problem: "\(error)"))))
             return
         }
         guard request.version == ChildRequest.currentVersion else {
-            stream.send(.reply(ChildReply(version: ChildRequest.currentVersion, provenance: provenance, outcomes: [],
-                                          failure: .mismatched("parent speaks child protocol \(request.version), this build \(ChildRequest.currentVersion)"))))
+            stream.send(
+                .reply(
+                    ChildReply(
+                        version: ChildRequest.currentVersion, provenance: provenance, outcomes: [],
+                        failure: .mismatched("parent speaks child protocol \(request.version), this build \(ChildRequest.currentVersion)"))))
             return
         }
         let outcomes = MainThreadDriver.run { handle(request, observer: stream) }

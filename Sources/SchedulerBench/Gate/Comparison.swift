@@ -51,8 +51,10 @@ public struct Comparison: Sendable {
     public static let decisionConfidence = 0.90
 
     /// Compares the metrics in `metrics` that both sides recorded.
-    public init(base: [CaseResult], new: [CaseResult], thresholds: Thresholds,
-                metrics: [Metric] = Metric.comparedByDefault, confidence: Double = Comparison.decisionConfidence) {
+    public init(
+        base: [CaseResult], new: [CaseResult], thresholds: Thresholds,
+        metrics: [Metric] = Metric.comparedByDefault, confidence: Double = Comparison.decisionConfidence
+    ) {
         func key(_ benchCase: BenchCase) -> BenchCase {
             var key = benchCase
             key.suite = ""
@@ -73,13 +75,16 @@ public struct Comparison: Sendable {
                 let baseValues = baseResult.values(metric).map { max($0, floor) }
                 let newValues = newResult.values(metric).map { max($0, floor) }
                 guard let baseMedian = Statistics.median(baseResult.values(metric)),
-                      let newMedian = Statistics.median(newResult.values(metric)) else { continue }
+                    let newMedian = Statistics.median(newResult.values(metric))
+                else { continue }
                 let threshold = thresholds.threshold(for: metric, in: newResult.benchCase.workload)
                 let estimate = RatioEstimate(base: baseValues, new: newValues, confidence: confidence)
-                rows.append(Row(benchCase: newResult.benchCase, metric: metric, baseMedian: baseMedian, newMedian: newMedian,
-                                baseTrials: baseValues.count, newTrials: newValues.count, estimate: estimate,
-                                interval95: RatioEstimate(base: baseValues, new: newValues, confidence: 0.975),
-                                threshold: threshold, verdict: Self.verdict(estimate, metric: metric, threshold: threshold)))
+                rows.append(
+                    Row(
+                        benchCase: newResult.benchCase, metric: metric, baseMedian: baseMedian, newMedian: newMedian,
+                        baseTrials: baseValues.count, newTrials: newValues.count, estimate: estimate,
+                        interval95: RatioEstimate(base: baseValues, new: newValues, confidence: 0.975),
+                        threshold: threshold, verdict: Self.verdict(estimate, metric: metric, threshold: threshold)))
             }
         }
     }

@@ -15,11 +15,14 @@ public enum ComparisonDecision: Sendable, Equatable {
 extension Comparison {
     /// Decides. `base` and `new` name the inputs in messages; `baseCases` and `newCases`
     /// are how many cases each side held.
-    public func decision(baseCases: Int, newCases: Int, base: String, new: String,
-                         requireAll: Bool = false, failOnInconclusive: Bool = false) -> ComparisonDecision {
+    public func decision(
+        baseCases: Int, newCases: Int, base: String, new: String,
+        requireAll: Bool = false, failOnInconclusive: Bool = false
+    ) -> ComparisonDecision {
         if baseCases == 0 || newCases == 0 || rows.isEmpty && correctnessFailures.isEmpty {
-            return .mismatched("nothing to compare: \(baseCases) cases in \(base), \(newCases) in \(new), "
-                               + "\(baseCases - onlyInBase.count) in common with a metric on both sides")
+            return .mismatched(
+                "nothing to compare: \(baseCases) cases in \(base), \(newCases) in \(new), "
+                    + "\(baseCases - onlyInBase.count) in common with a metric on both sides")
         }
         if requireAll && !(onlyInBase.isEmpty && onlyInNew.isEmpty) {
             return .mismatched("every case must be on both sides: \(onlyInBase.count) cases only in \(base), \(onlyInNew.count) only in \(new)")

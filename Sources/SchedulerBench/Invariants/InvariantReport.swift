@@ -17,6 +17,14 @@ final class InvariantReport: @unchecked Sendable {
         if _descriptions.count < Self.keptDescriptions { _descriptions.append(description()) }
     }
 
-    var count: Int { lock.lock(); defer { lock.unlock() }; return _count }
-    var descriptions: [String] { lock.lock(); defer { lock.unlock() }; return _descriptions }
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return _count
+    }
+    var descriptions: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return _descriptions
+    }
 }

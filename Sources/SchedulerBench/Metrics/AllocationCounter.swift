@@ -1,4 +1,3 @@
-
 /// Cumulative allocation requests and bytes of the whole process, from jemalloc's
 /// statistics (`mallctl`), summed over every arena.
 ///
@@ -23,9 +22,10 @@ public enum AllocationCounter {
 
     /// jemalloc's `mallctl`, handed over by the executable that links jemalloc
     /// (`schedbench` does at startup). Nil means allocations cannot be counted here.
-    public typealias Mallctl = @convention(c) (
-        UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
-    ) -> Int32
+    public typealias Mallctl =
+        @convention(c) (
+            UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
+        ) -> Int32
     nonisolated(unsafe) public static var mallctl: Mallctl?
 
     /// The environment under which a child process counts exactly.

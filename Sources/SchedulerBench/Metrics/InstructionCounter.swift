@@ -31,7 +31,7 @@ enum InstructionCounter {
             throw BenchError.unreadable(path: output, problem: "no callgrind output: \(error.localizedDescription)")
         }
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("totals:") || $0.hasPrefix("summary:") }),
-              let instructions = line.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) })
+            let instructions = line.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) })
         else { throw BenchError.unreadable(path: output, problem: "callgrind output has no totals line") }
         return instructions
     }

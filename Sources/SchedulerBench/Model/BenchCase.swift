@@ -39,7 +39,9 @@ public struct BenchCase: Hashable, Codable, Sendable, CustomStringConvertible {
     public static let columns = ["suite", "workload", "scheduler", "strategy", "producers", "events", "payload_bytes", "rate_hz"]
 
     public var columnValues: [String] {
-        [suite, workload.rawValue, scheduler.rawValue, strategy.rawValue,
-         String(producers), String(events), String(payloadBytes), String(rateHz)]
+        [
+            suite, workload.rawValue, scheduler.rawValue, strategy.rawValue,
+            String(producers), String(events), String(payloadBytes), String(rateHz),
+        ]
     }
 }

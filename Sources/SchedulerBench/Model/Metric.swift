@@ -30,7 +30,8 @@ public enum Metric: String, CaseIterable, Codable, CodingKeyRepresentable, Senda
         case .eventsPerSec: return "1/s"
         case .nsPerEvent, .latencyP50, .latencyP90, .latencyP99, .latencyP999, .latencyMax, .tickLatenessP99: return "ns"
         case .ctxVoluntary, .ctxInvoluntary, .threadsPeak, .threadsEnd, .resourcesLeaked,
-             .invariantViolations, .ticksExpected, .ticksDelivered: return "count"
+            .invariantViolations, .ticksExpected, .ticksDelivered:
+            return "count"
         case .rssPeak: return "bytes"
         case .allocsPerEvent: return "allocs/event"
         case .bytesPerEvent: return "bytes/event"

@@ -19,7 +19,8 @@ public enum StrategyName: String, CaseIterable, Codable, CodingKeyRepresentable,
     /// One line for `schedbench list`.
     public var summary: String {
         switch self {
-        case .reference: return "observe(on:) as RxSwift does it: per-event blocks on serial dispatch queues; lock + queue + recursive schedule elsewhere"
+        case .reference:
+            return "observe(on:) as RxSwift does it: per-event blocks on serial dispatch queues; lock + queue + recursive schedule elsewhere"
         case .drain: return "observe(on:) tuned: lock-free MPSC queue + work-in-progress drain, bounded batches (default)"
         case .catchUp: return "periodic: every missed tick replayed once, in order, as soon as possible (default)"
         case .coalesce: return "periodic: a repeating dispatch timer that merges missed ticks (RxSwift on dispatch queues)"

@@ -5,10 +5,11 @@ import Foundation
 public enum ComparisonFile {
     public static let name = "comparison.csv"
 
-    public static let header = BenchCase.columns + [
-        "metric", "base_median", "new_median", "base_trials", "new_trials",
-        "ratio", "ratio_low", "ratio_high", "ci95_low", "ci95_high", "threshold", "verdict",
-    ]
+    public static let header =
+        BenchCase.columns + [
+            "metric", "base_median", "new_median", "base_trials", "new_trials",
+            "ratio", "ratio_low", "ratio_high", "ci95_low", "ci95_high", "threshold", "verdict",
+        ]
 
     /// The CSV text.
     public static func render(_ comparison: Comparison) throws -> String {

@@ -13,7 +13,8 @@ public enum ResultsFiles {
     /// Metrics whose summary carries `_ci_low`/`_ci_high` columns.
     public static let intervalMetrics: [Metric] = [.eventsPerSec, .nsPerEvent, .latencyP50, .latencyP99]
 
-    public static let summaryHeader: [String] = Provenance.columns + BenchCase.columns + ["trials"]
+    public static let summaryHeader: [String] =
+        Provenance.columns + BenchCase.columns + ["trials"]
         + Metric.allCases.flatMap { metric in
             intervalMetrics.contains(metric) ? [metric.rawValue, "\(metric.rawValue)_ci_low", "\(metric.rawValue)_ci_high"] : [metric.rawValue]
         }
@@ -49,10 +50,12 @@ public enum ResultsFiles {
 
     /// Writes both files atomically into `directory` (which must exist).
     public static func write(_ cases: [CaseResult], provenance: Provenance, to directory: URL) throws {
-        try CSVFile.write(header: resultsHeader, rows: resultsRows(cases, provenance: provenance),
-                          to: directory.appendingPathComponent(resultsName))
-        try CSVFile.write(header: summaryHeader, rows: summaryRows(cases, provenance: provenance),
-                          to: directory.appendingPathComponent(summaryName))
+        try CSVFile.write(
+            header: resultsHeader, rows: resultsRows(cases, provenance: provenance),
+            to: directory.appendingPathComponent(resultsName))
+        try CSVFile.write(
+            header: summaryHeader, rows: summaryRows(cases, provenance: provenance),
+            to: directory.appendingPathComponent(summaryName))
     }
 
     /// Reads `results.csv` (or the one inside a results directory) back into cases and provenance.
@@ -74,12 +77,13 @@ public enum ResultsFiles {
             guard let scheduler = SchedulerName(rawValue: row["scheduler"]!) else { throw fail("unknown scheduler '\(row["scheduler"]!)'") }
             guard let strategy = StrategyName(rawValue: row["strategy"]!) else { throw fail("unknown strategy '\(row["strategy"]!)'") }
             guard let producers = Int(row["producers"]!), let events = Int(row["events"]!),
-                  let payload = Int(row["payload_bytes"]!), let rate = Int(row["rate_hz"]!), let trial = Int(row["trial"]!)
+                let payload = Int(row["payload_bytes"]!), let rate = Int(row["rate_hz"]!), let trial = Int(row["trial"]!)
             else { throw fail("producers, events, payload_bytes, rate_hz and trial must be integers") }
             guard let metric = Metric(rawValue: row["metric"]!) else { throw fail("unknown metric '\(row["metric"]!)'") }
             guard let value = Double(row["value"]!) else { throw fail("value '\(row["value"]!)' is not a number") }
-            let benchCase = BenchCase(suite: row["suite"]!, workload: workload, scheduler: scheduler, strategy: strategy,
-                                      producers: producers, events: events, payloadBytes: payload, rateHz: rate)
+            let benchCase = BenchCase(
+                suite: row["suite"]!, workload: workload, scheduler: scheduler, strategy: strategy,
+                producers: producers, events: events, payloadBytes: payload, rateHz: rate)
             if trials[benchCase] == nil { order.append(benchCase) }
             if trials[benchCase]?[trial] == nil { trialOrder[benchCase, default: []].append(trial) }
             trials[benchCase, default: [:]][trial, default: [:]][metric] = value
@@ -91,9 +95,11 @@ public enum ResultsFiles {
             }
         }
         let cases = order.map { benchCase in
-            CaseResult(benchCase: benchCase, trials: trialOrder[benchCase]!.map {
-                TrialRecord(benchCase: benchCase, trial: $0, metrics: trials[benchCase]![$0]!)
-            })
+            CaseResult(
+                benchCase: benchCase,
+                trials: trialOrder[benchCase]!.map {
+                    TrialRecord(benchCase: benchCase, trial: $0, metrics: trials[benchCase]![$0]!)
+                })
         }
         return (cases, provenance)
     }

@@ -10,9 +10,11 @@ public struct RunPlan: Sendable {
     public var payloads: [Int]?
     public var rates: [Int]?
 
-    public init(suite: Suite, workloads: [WorkloadName]? = nil, schedulers: [SchedulerName]? = nil,
-                strategies: [StrategyName]? = nil, producers: [Int]? = nil, events: Int? = nil,
-                payloads: [Int]? = nil, rates: [Int]? = nil) {
+    public init(
+        suite: Suite, workloads: [WorkloadName]? = nil, schedulers: [SchedulerName]? = nil,
+        strategies: [StrategyName]? = nil, producers: [Int]? = nil, events: Int? = nil,
+        payloads: [Int]? = nil, rates: [Int]? = nil
+    ) {
         self.suite = suite
         self.workloads = workloads
         self.schedulers = schedulers
@@ -53,8 +55,10 @@ public struct RunPlan: Sendable {
                     guard offered.contains(strategy) else {
                         if strategies != nil {
                             let valid = offered.map(\.rawValue).joined(separator: ", ")
-                            skipped.append(Skip(what: "\(workload.name.rawValue) on \(scheduler.rawValue) with \(strategy.rawValue)",
-                                                reason: "strategies there: \(valid)"))
+                            skipped.append(
+                                Skip(
+                                    what: "\(workload.name.rawValue) on \(scheduler.rawValue) with \(strategy.rawValue)",
+                                    reason: "strategies there: \(valid)"))
                         }
                         continue
                     }

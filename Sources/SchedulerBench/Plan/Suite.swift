@@ -21,37 +21,43 @@ public struct Suite: Sendable {
 
     /// What CI runs: every scheduler × observe(on:) strategy at 1 and 4 producers, one latency
     /// case. 19 s here (release build).
-    public static let quick = Suite(name: "quick", summary: "every scheduler × observe(on:) strategy at 1 and 4 producers, one latency and one periodic case (<60 s; CI)", entries: [
-        Entry(workload: .observeOnThroughput, producers: [1, 4], events: 10_000),
-        Entry(workload: .observeOnLatency, schedulers: [.serial], strategies: [.drain], events: 5_000, rates: [10_000]),
-        Entry(workload: .periodicCatchUp, schedulers: [.serial], strategies: [.catchUp], events: 300),
-    ])
+    public static let quick = Suite(
+        name: "quick", summary: "every scheduler × observe(on:) strategy at 1 and 4 producers, one latency and one periodic case (<60 s; CI)",
+        entries: [
+            Entry(workload: .observeOnThroughput, producers: [1, 4], events: 10_000),
+            Entry(workload: .observeOnLatency, schedulers: [.serial], strategies: [.drain], events: 5_000, rates: [10_000]),
+            Entry(workload: .periodicCatchUp, schedulers: [.serial], strategies: [.catchUp], events: 300),
+        ])
 
     /// Every workload at its default size (meant to stay under 10 minutes; not yet timed end to end).
-    public static let standard = Suite(name: "default", summary: "every workload, scheduler and strategy at default sizes, producers 1,2,4,8 (<10 min)", entries: [
-        Entry(workload: .scheduleThroughput, producers: [1, 4], events: 100_000),
-        Entry(workload: .observeOnThroughput, producers: [1, 2, 4, 8], events: 100_000),
-        Entry(workload: .observeOnLatency, events: 10_000, rates: [10_000]),
-        Entry(workload: .subscribeOnCycle, events: 5_000),
-        Entry(workload: .trampolineNested, events: 1_000_000),
-        Entry(workload: .mainInline, events: 200_000),
-        Entry(workload: .mainFlood, events: 100_000),
-        Entry(workload: .periodicCatchUp, events: 1_000),
-        Entry(workload: .pipelineSearch, events: 200),
-        Entry(workload: .pipelineLoading, events: 60),
-    ])
+    public static let standard = Suite(
+        name: "default", summary: "every workload, scheduler and strategy at default sizes, producers 1,2,4,8 (<10 min)",
+        entries: [
+            Entry(workload: .scheduleThroughput, producers: [1, 4], events: 100_000),
+            Entry(workload: .observeOnThroughput, producers: [1, 2, 4, 8], events: 100_000),
+            Entry(workload: .observeOnLatency, events: 10_000, rates: [10_000]),
+            Entry(workload: .subscribeOnCycle, events: 5_000),
+            Entry(workload: .trampolineNested, events: 1_000_000),
+            Entry(workload: .mainInline, events: 200_000),
+            Entry(workload: .mainFlood, events: 100_000),
+            Entry(workload: .periodicCatchUp, events: 1_000),
+            Entry(workload: .pipelineSearch, events: 200),
+            Entry(workload: .pipelineLoading, events: 60),
+        ])
 
     /// Larger runs and the payload and rate axes (tens of minutes).
-    public static let full = Suite(name: "full", summary: "default plus payloads 0,64,1024 B, rates 1k–50k Hz, 1M-event throughput (tens of minutes)", entries: [
-        Entry(workload: .scheduleThroughput, producers: [1, 2, 4, 8], events: 1_000_000),
-        Entry(workload: .observeOnThroughput, producers: [1, 2, 4, 8], events: 1_000_000, payloads: [0, 64, 1024]),
-        Entry(workload: .observeOnLatency, events: 50_000, payloads: [0, 1024], rates: [1_000, 10_000, 50_000]),
-        Entry(workload: .subscribeOnCycle, events: 20_000),
-        Entry(workload: .trampolineNested, events: 5_000_000),
-        Entry(workload: .mainInline, events: 1_000_000),
-        Entry(workload: .mainFlood, events: 500_000),
-        Entry(workload: .periodicCatchUp, events: 2_000, rates: [100, 1_000]),
-        Entry(workload: .pipelineSearch, events: 500, rates: [50, 100]),
-        Entry(workload: .pipelineLoading, events: 200),
-    ])
+    public static let full = Suite(
+        name: "full", summary: "default plus payloads 0,64,1024 B, rates 1k–50k Hz, 1M-event throughput (tens of minutes)",
+        entries: [
+            Entry(workload: .scheduleThroughput, producers: [1, 2, 4, 8], events: 1_000_000),
+            Entry(workload: .observeOnThroughput, producers: [1, 2, 4, 8], events: 1_000_000, payloads: [0, 64, 1024]),
+            Entry(workload: .observeOnLatency, events: 50_000, payloads: [0, 1024], rates: [1_000, 10_000, 50_000]),
+            Entry(workload: .subscribeOnCycle, events: 20_000),
+            Entry(workload: .trampolineNested, events: 5_000_000),
+            Entry(workload: .mainInline, events: 1_000_000),
+            Entry(workload: .mainFlood, events: 500_000),
+            Entry(workload: .periodicCatchUp, events: 2_000, rates: [100, 1_000]),
+            Entry(workload: .pipelineSearch, events: 500, rates: [50, 100]),
+            Entry(workload: .pipelineLoading, events: 200),
+        ])
 }

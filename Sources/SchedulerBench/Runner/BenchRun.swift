@@ -55,8 +55,10 @@ public final class BenchRun {
 
     /// Throws `BenchError.toolMissing` when `options` asks for instruction counts and
     /// valgrind is not installed, before anything runs.
-    public init(cases: [BenchCase], options: RunOptions, output: Output? = nil,
-                observer: any BenchObserver = SilentObserver(), cancellation: CancellationToken = CancellationToken()) throws {
+    public init(
+        cases: [BenchCase], options: RunOptions, output: Output? = nil,
+        observer: any BenchObserver = SilentObserver(), cancellation: CancellationToken = CancellationToken()
+    ) throws {
         valgrind = InstructionCounter.findValgrind()
         if options.countInstructions && valgrind == nil {
             throw BenchError.toolMissing("counting instructions needs valgrind on PATH (apt-get install valgrind)")

@@ -140,11 +140,13 @@ struct CaseRunner {
         _ = waitForResources(atMost: Resources.total)
         guard let before, let after, outcome.operations > 0 else { return (nil, report.descriptions) }
         let counted = after - before
-        let record = TrialRecord(benchCase: benchCase, trial: TrialRecord.countingTrial, metrics: [
-            .allocsPerEvent: Double(counted.requests) / Double(outcome.operations),
-            .bytesPerEvent: Double(counted.bytes) / Double(outcome.operations),
-            .invariantViolations: Double(report.count),
-        ])
+        let record = TrialRecord(
+            benchCase: benchCase, trial: TrialRecord.countingTrial,
+            metrics: [
+                .allocsPerEvent: Double(counted.requests) / Double(outcome.operations),
+                .bytesPerEvent: Double(counted.bytes) / Double(outcome.operations),
+                .invariantViolations: Double(report.count),
+            ])
         return (record, report.descriptions)
     }
 

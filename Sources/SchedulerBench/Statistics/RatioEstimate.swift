@@ -33,7 +33,8 @@ public struct RatioEstimate: Sendable, Equatable {
             return
         }
         guard base.allSatisfy({ $0 > 0 }), new.allSatisfy({ $0 > 0 }) else { return nil }
-        let logBase = base.map(Foundation.log), logNew = new.map(Foundation.log)
+        let logBase = base.map(Foundation.log)
+        let logNew = new.map(Foundation.log)
         let difference = Self.mean(logNew) - Self.mean(logBase)
         let varianceBase = Self.variance(logBase) / Double(base.count)
         let varianceNew = Self.variance(logNew) / Double(new.count)
@@ -44,7 +45,8 @@ public struct RatioEstimate: Sendable, Equatable {
             return
         }
         // Welch–Satterthwaite degrees of freedom.
-        let degrees = pow(varianceBase + varianceNew, 2)
+        let degrees =
+            pow(varianceBase + varianceNew, 2)
             / (pow(varianceBase, 2) / Double(base.count - 1) + pow(varianceNew, 2) / Double(new.count - 1))
         let margin = StudentT.quantile(confidence, degreesOfFreedom: degrees) * standardError
         self.init(ratio: exp(difference), low: exp(difference - margin), high: exp(difference + margin))

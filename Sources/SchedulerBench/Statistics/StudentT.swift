@@ -14,7 +14,8 @@ enum StudentT {
     /// The t with P(T ≤ t) = `probability` (0 < probability < 1).
     static func quantile(_ probability: Double, degreesOfFreedom v: Double) -> Double {
         precondition(probability > 0 && probability < 1 && v > 0)
-        var low = -1e4, high = 1e4
+        var low = -1e4
+        var high = 1e4
         for _ in 0..<200 {
             let middle = (low + high) / 2
             if cdf(middle, degreesOfFreedom: v) < probability { low = middle } else { high = middle }

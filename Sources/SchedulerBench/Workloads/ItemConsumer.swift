@@ -1,4 +1,5 @@
 import RxSchedulers
+
 /// The observer end of the throughput and latency workloads: checks each delivery
 /// (overlap, order, exactly once) when `checking`, and records latency when stamped.
 /// Called serially by the code under test; the checks report if it is not.

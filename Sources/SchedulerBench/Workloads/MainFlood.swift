@@ -59,8 +59,9 @@ struct MainFlood: Workload {
         _ = prober.start()
         let start = flood.start()
         let timeout = trialTimeout(events: events)
-        let completed = done.wait(seconds: timeout, orReport: invariants,
-                                  "\(remaining.load(ordering: .relaxed)) of \(events) flood actions never ran")
+        let completed = done.wait(
+            seconds: timeout, orReport: invariants,
+            "\(remaining.load(ordering: .relaxed)) of \(events) flood actions never ran")
         floodDone.store(true, ordering: .releasing)
         _ = flood.join(timeout: timeout)
         _ = prober.join(timeout: timeout)

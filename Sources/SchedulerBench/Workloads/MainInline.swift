@@ -41,8 +41,9 @@ struct MainInline: Workload {
                 }
             }
         }
-        let completed = done.wait(seconds: trialTimeout(events: events), orReport: invariants,
-                                  "\(remaining.load(ordering: .relaxed)) of \(events) main-queue actions never ran (is the main thread running its RunLoop?)")
+        let completed = done.wait(
+            seconds: trialTimeout(events: events), orReport: invariants,
+            "\(remaining.load(ordering: .relaxed)) of \(events) main-queue actions never ran (is the main thread running its RunLoop?)")
         checker?.finish()
         let start = startedAt.load(ordering: .relaxed)
         let end = completed ? finishedAt.load(ordering: .relaxed) : MonotonicClock.now()

@@ -26,7 +26,7 @@ struct ObserveOnThroughput: Workload {
         let payload = benchCase.payloadBytes
 
         if benchCase.strategy.isBaseline {
-            let channel = ContextBaseline.Channel(strategy: benchCase.strategy, deliver: consumer.consume)
+            let channel = ContextBaseline.Channel(strategy: benchCase.strategy, deliver: { consumer.consume($0) })
             let producers = ProducerThreads(count: benchCase.producers, name: "schedbench.producer") { producer in
                 for sequence in 0..<shares[producer] {
                     channel.send(Item(producer: producer, sequence: sequence, payloadBytes: payload))
@@ -73,8 +73,9 @@ struct ObserveOnThroughput: Workload {
                     done.signal()
                 }
             )
-        let completed = done.wait(seconds: timeout, orReport: invariants,
-                                  "\(consumer.delivered) of \(benchCase.events) events delivered")
+        let completed = done.wait(
+            seconds: timeout, orReport: invariants,
+            "\(consumer.delivered) of \(benchCase.events) events delivered")
         subscription.dispose()
         consumer.disposed()
         consumer.finish()

@@ -11,7 +11,8 @@ import Synchronization
 /// results arrive.
 struct PipelineSearch: Workload {
     let name = WorkloadName.pipelineSearch
-    let summary = "throttle → distinctUntilChanged → flatMapLatest(2 ms request) → observe(on: bg) → map → observe(on: main); keystroke-to-results latency"
+    let summary =
+        "throttle → distinctUntilChanged → flatMapLatest(2 ms request) → observe(on: bg) → map → observe(on: main); keystroke-to-results latency"
     let schedulers: [SchedulerName] = [.serial, .concurrent]
     let unsupportedReason = "needs a background scheduler that schedules in time (OperationQueueScheduler, as in RxSwift, cannot)"
     let axes: Set<Axis> = [.rate]
@@ -44,7 +45,8 @@ struct PipelineSearch: Workload {
         let finishedAt = Atomic<UInt64>(0)
         let finalText = Self.text(forKeystroke: keystrokes - 1)
 
-        let subscription = queries
+        let subscription =
+            queries
             .throttle(Self.throttle, scheduler: main)
             .distinctUntilChanged()
             .flatMapLatest { query in

@@ -60,8 +60,9 @@ struct ScheduleThroughput: Workload {
         let start = producers.start()
         let timeout = trialTimeout(events: benchCase.events)
         _ = producers.join(timeout: timeout)
-        let completed = done.wait(seconds: timeout, orReport: invariants,
-                                  "\(remaining.load(ordering: .relaxed)) of \(benchCase.events) actions never ran")
+        let completed = done.wait(
+            seconds: timeout, orReport: invariants,
+            "\(remaining.load(ordering: .relaxed)) of \(benchCase.events) actions never ran")
         if checking { checker?.finish() }
         let end = completed ? finishedAt.load(ordering: .relaxed) : MonotonicClock.now()
         return TrialOutcome(elapsedNanos: end - start, operations: benchCase.events)

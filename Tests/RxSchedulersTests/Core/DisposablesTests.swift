@@ -1,6 +1,7 @@
 import Foundation
-@testable import RxSchedulers
 import XCTest
+
+@testable import RxSchedulers
 
 final class DisposablesTests: RxTestCase {
     func testCreateWithRunsActionOnce() {
@@ -54,7 +55,8 @@ final class DisposablesTests: RxTestCase {
 
     func testCompositeInsertRemoveDispose() {
         let composite = CompositeDisposable()
-        let first = BooleanDisposable(), second = BooleanDisposable()
+        let first = BooleanDisposable()
+        let second = BooleanDisposable()
         let firstKey = composite.insert(first)!
         _ = composite.insert(second)
         XCTAssertEqual(composite.count, 2)
@@ -85,7 +87,8 @@ final class DisposablesTests: RxTestCase {
 
     func testSerialDisposableReplacesAndDisposes() {
         let serial = SerialDisposable()
-        let first = BooleanDisposable(), second = BooleanDisposable()
+        let first = BooleanDisposable()
+        let second = BooleanDisposable()
         serial.disposable = first
         serial.disposable = second
         XCTAssertTrue(first.isDisposed)

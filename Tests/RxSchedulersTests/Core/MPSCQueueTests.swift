@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-@testable import RxSchedulers
 import XCTest
+
+@testable import RxSchedulers
 
 /// Stress tests for the lock-free queue: many producers, one concurrent consumer;
 /// nothing lost, nothing duplicated, each producer's order kept. Sizes stay small

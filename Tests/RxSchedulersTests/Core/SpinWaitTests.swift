@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RxSchedulers
 
 final class SpinWaitTests: XCTestCase {

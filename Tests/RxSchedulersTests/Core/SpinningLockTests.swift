@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import XCTest
+
 @testable import RxSchedulers
 
 final class SpinningLockTests: XCTestCase {

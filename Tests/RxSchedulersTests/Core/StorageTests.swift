@@ -1,5 +1,6 @@
-@testable import RxSchedulers
 import XCTest
+
+@testable import RxSchedulers
 
 final class StorageTests: XCTestCase {
     func testRingQueueKeepsOrderAcrossGrowthAndWrap() {

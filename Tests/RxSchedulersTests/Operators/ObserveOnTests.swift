@@ -70,17 +70,17 @@ final class ObserveOnTests: RxTestCase {
 
     func testDeliversInOrderSerializedAndCompletesOnce() {
         for strategy in strategies {
-          for (schedulerName, scheduler) in schedulers() {
-            let name = "\(schedulerName)/\(strategy)"
-            let observer = CheckingObserver(expected: 20_000)
-            let subscription = numbered(producer: 0, count: 20_000).observe(on: scheduler, strategy: strategy).subscribe(observer)
-            XCTAssertTrue(observer.waitForStop(), "\(name): no completion")
-            XCTAssertEqual(observer.count, 20_000, name)
-            XCTAssertEqual(observer.violations, [], name)
-            XCTAssertEqual(observer.detector.maximumConcurrency, 1, "\(name): observer calls overlapped")
-            XCTAssertEqual(observer.stops, 1, name)
-            subscription.dispose()
-          }
+            for (schedulerName, scheduler) in schedulers() {
+                let name = "\(schedulerName)/\(strategy)"
+                let observer = CheckingObserver(expected: 20_000)
+                let subscription = numbered(producer: 0, count: 20_000).observe(on: scheduler, strategy: strategy).subscribe(observer)
+                XCTAssertTrue(observer.waitForStop(), "\(name): no completion")
+                XCTAssertEqual(observer.count, 20_000, name)
+                XCTAssertEqual(observer.violations, [], name)
+                XCTAssertEqual(observer.detector.maximumConcurrency, 1, "\(name): observer calls overlapped")
+                XCTAssertEqual(observer.stops, 1, name)
+                subscription.dispose()
+            }
         }
     }
 
@@ -106,23 +106,24 @@ final class ObserveOnTests: RxTestCase {
     }
 
     func testMergedProducersLoseAndDuplicateNothing() {
-        let producers = 8, perProducer = 5_000
+        let producers = 8
+        let perProducer = 5_000
         for strategy in strategies {
-          for (schedulerName, scheduler) in schedulers() {
-            let name = "\(schedulerName)/\(strategy)"
-            let sources = (0..<producers).map { producer in
-                numbered(producer: producer, count: perProducer)
-                    .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .userInitiated))
+            for (schedulerName, scheduler) in schedulers() {
+                let name = "\(schedulerName)/\(strategy)"
+                let sources = (0..<producers).map { producer in
+                    numbered(producer: producer, count: perProducer)
+                        .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .userInitiated))
+                }
+                let observer = CheckingObserver(expected: producers * perProducer)
+                let subscription = Observable.merge(sources).observe(on: scheduler, strategy: strategy).subscribe(observer)
+                XCTAssertTrue(observer.waitForStop(), "\(name): no completion")
+                XCTAssertEqual(observer.count, producers * perProducer, "\(name): lost or duplicated elements")
+                XCTAssertEqual(observer.violations, [], name)
+                XCTAssertEqual(observer.lastPerProducer, Dictionary(uniqueKeysWithValues: (0..<producers).map { ($0, perProducer - 1) }), name)
+                XCTAssertEqual(observer.detector.maximumConcurrency, 1, "\(name): observer calls overlapped")
+                subscription.dispose()
             }
-            let observer = CheckingObserver(expected: producers * perProducer)
-            let subscription = Observable.merge(sources).observe(on: scheduler, strategy: strategy).subscribe(observer)
-            XCTAssertTrue(observer.waitForStop(), "\(name): no completion")
-            XCTAssertEqual(observer.count, producers * perProducer, "\(name): lost or duplicated elements")
-            XCTAssertEqual(observer.violations, [], name)
-            XCTAssertEqual(observer.lastPerProducer, Dictionary(uniqueKeysWithValues: (0..<producers).map { ($0, perProducer - 1) }), name)
-            XCTAssertEqual(observer.detector.maximumConcurrency, 1, "\(name): observer calls overlapped")
-            subscription.dispose()
-          }
         }
     }
 
@@ -130,112 +131,126 @@ final class ObserveOnTests: RxTestCase {
     /// still deliver everything (a race in the recursive sink once stranded a burst).
     func testConcurrentUnserializedProducersLoseNothing() {
         for strategy in strategies {
-          for (schedulerName, scheduler) in schedulers() {
-            let name = "\(schedulerName)/\(strategy)"
-            let subject = PublishSubject<Int>()
-            let received = Locked(0)
-            let all = DispatchSemaphore(value: 0)
-            let total = 4 * 5_000
-            let subscription = subject.observe(on: scheduler, strategy: strategy).subscribe(onNext: { _ in
-                if received.withValue({ $0 += 1; return $0 }) == total { all.signal() }
-            })
-            DispatchQueue.concurrentPerform(iterations: 4) { _ in
-                for value in 0..<5_000 { subject.onNext(value) }
+            for (schedulerName, scheduler) in schedulers() {
+                let name = "\(schedulerName)/\(strategy)"
+                let subject = PublishSubject<Int>()
+                let received = Locked(0)
+                let all = DispatchSemaphore(value: 0)
+                let total = 4 * 5_000
+                let subscription = subject.observe(on: scheduler, strategy: strategy).subscribe(onNext: { _ in
+                    if received.withValue({
+                        $0 += 1
+                        return $0
+                    }) == total {
+                        all.signal()
+                    }
+                })
+                DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                    for value in 0..<5_000 { subject.onNext(value) }
+                }
+                XCTAssertEqual(all.wait(timeout: .now() + 20), .success, "\(name): stranded events, got \(received.current) of \(total)")
+                subscription.dispose()
             }
-            XCTAssertEqual(all.wait(timeout: .now() + 20), .success, "\(name): stranded events, got \(received.current) of \(total)")
-            subscription.dispose()
-          }
         }
     }
 
     func testErrorIsDeliveredOnceAfterTheElements() {
-      for strategy in strategies {
-        let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "observe-on-error")
-        let received = Locked<[Event<Int>]>([])
-        let done = DispatchSemaphore(value: 0)
-        let source = Observable<Int>.create { observer in
-            observer.onNext(1)
-            observer.onError(TestError(1))
-            observer.onError(TestError(2))
-            return Disposables.create()
+        for strategy in strategies {
+            let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "observe-on-error")
+            let received = Locked<[Event<Int>]>([])
+            let done = DispatchSemaphore(value: 0)
+            let source = Observable<Int>.create { observer in
+                observer.onNext(1)
+                observer.onError(TestError(1))
+                observer.onError(TestError(2))
+                return Disposables.create()
+            }
+            let subscription = source.observe(on: scheduler, strategy: strategy).subscribe { event in
+                received.withValue { $0.append(event) }
+                if event.isStopEvent { done.signal() }
+            }
+            XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+            Thread.sleep(forTimeInterval: 0.02)
+            XCTAssertEqual(received.current, [.next(1), .error(TestError(1))], "\(strategy)")
+            subscription.dispose()
         }
-        let subscription = source.observe(on: scheduler, strategy: strategy).subscribe { event in
-            received.withValue { $0.append(event) }
-            if event.isStopEvent { done.signal() }
-        }
-        XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
-        Thread.sleep(forTimeInterval: 0.02)
-        XCTAssertEqual(received.current, [.next(1), .error(TestError(1))], "\(strategy)")
-        subscription.dispose()
-      }
     }
 
     /// Disposing on the observing serial scheduler stops delivery at once, even with
     /// elements already enqueued.
     func testDisposeOnTheObservingSchedulerStopsDeliveryWithElementsEnqueued() {
         for strategy in strategies {
-          for (schedulerName, scheduler) in schedulers().prefix(1) + [("main-async", MainScheduler.asyncInstance), ("main", MainScheduler.instance)] {
-            let name = "\(schedulerName)/\(strategy)"
-            let subject = PublishSubject<Int>()
-            let received = Locked<[Int]>([])
-            let subscription = SingleAssignmentDisposable()
-            let disposedAt = Locked<Int?>(nil)
-            subscription.setDisposable(subject.observe(on: scheduler, strategy: strategy).subscribe(onNext: { value in
-                received.withValue { $0.append(value) }
-                if value == 10 {
-                    subscription.dispose()
-                    disposedAt.withValue { $0 = value }
+            for (schedulerName, scheduler) in schedulers().prefix(1) + [
+                ("main-async", MainScheduler.asyncInstance), ("main", MainScheduler.instance),
+            ] {
+                let name = "\(schedulerName)/\(strategy)"
+                let subject = PublishSubject<Int>()
+                let received = Locked<[Int]>([])
+                let subscription = SingleAssignmentDisposable()
+                let disposedAt = Locked<Int?>(nil)
+                subscription.setDisposable(
+                    subject.observe(on: scheduler, strategy: strategy).subscribe(onNext: { value in
+                        received.withValue { $0.append(value) }
+                        if value == 10 {
+                            subscription.dispose()
+                            disposedAt.withValue { $0 = value }
+                        }
+                    }))
+                for value in 0..<1_000 { subject.onNext(value) }
+                // Wait for the disposal at element 10 (a yielding drain may take several
+                // scheduled blocks), then let one more block through the scheduler so that
+                // anything wrongly delivered after the disposal would have arrived.
+                XCTAssertTrue(pumpMainLoop { disposedAt.current != nil }, "\(name): element 10 never arrived")
+                let drained = Locked(false)
+                _ = scheduler.schedule(()) { _ in
+                    drained.withValue { $0 = true }
+                    return Disposables.create()
                 }
-            }))
-            for value in 0..<1_000 { subject.onNext(value) }
-            // Wait for the disposal at element 10 (a yielding drain may take several
-            // scheduled blocks), then let one more block through the scheduler so that
-            // anything wrongly delivered after the disposal would have arrived.
-            XCTAssertTrue(pumpMainLoop { disposedAt.current != nil }, "\(name): element 10 never arrived")
-            let drained = Locked(false)
-            _ = scheduler.schedule(()) { _ in drained.withValue { $0 = true }; return Disposables.create() }
-            XCTAssertTrue(pumpMainLoop { drained.current }, name)
-            XCTAssertEqual(disposedAt.current, 10, name)
-            XCTAssertEqual(received.current, Array(0...10), "\(name): delivered after dispose")
-          }
+                XCTAssertTrue(pumpMainLoop { drained.current }, name)
+                XCTAssertEqual(disposedAt.current, 10, name)
+                XCTAssertEqual(received.current, Array(0...10), "\(name): delivered after dispose")
+            }
         }
     }
 
     func testDisposeFromAnotherThreadEventuallyStopsDelivery() {
-      for strategy in strategies {
-        let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "observe-on-dispose")
-        let count = Locked(0)
-        let subject = PublishSubject<Int>()
-        let subscription = subject.observe(on: scheduler, strategy: strategy).subscribe(onNext: { _ in count.withValue { $0 += 1 } })
-        for value in 0..<100 { subject.onNext(value) }
-        subscription.dispose()
-        let afterDispose = count.current
-        for value in 0..<100 { subject.onNext(value) }
-        let drained = DispatchSemaphore(value: 0)
-        _ = scheduler.schedule(()) { _ in drained.signal(); return Disposables.create() }
-        XCTAssertEqual(drained.wait(timeout: .now() + 5), .success)
-        XCTAssertLessThanOrEqual(count.current, 100)
-        XCTAssertGreaterThanOrEqual(count.current, afterDispose)
-        XCTAssertFalse(subject.hasObservers)
-      }
+        for strategy in strategies {
+            let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "observe-on-dispose")
+            let count = Locked(0)
+            let subject = PublishSubject<Int>()
+            let subscription = subject.observe(on: scheduler, strategy: strategy).subscribe(onNext: { _ in count.withValue { $0 += 1 } })
+            for value in 0..<100 { subject.onNext(value) }
+            subscription.dispose()
+            let afterDispose = count.current
+            for value in 0..<100 { subject.onNext(value) }
+            let drained = DispatchSemaphore(value: 0)
+            _ = scheduler.schedule(()) { _ in
+                drained.signal()
+                return Disposables.create()
+            }
+            XCTAssertEqual(drained.wait(timeout: .now() + 5), .success)
+            XCTAssertLessThanOrEqual(count.current, 100)
+            XCTAssertGreaterThanOrEqual(count.current, afterDispose)
+            XCTAssertFalse(subject.hasObservers)
+        }
     }
 
     func testObserveOnMainSchedulerFromBackground() {
-      for strategy in strategies {
-        let received = Locked<[Int]>([])
-        let onMain = Locked(true)
-        let subscription = numbered(producer: 0, count: 100)
-            .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .default))
-            .observe(on: MainScheduler.instance, strategy: strategy)
-            .subscribe(onNext: { element in
-                if !Thread.isMainThread { onMain.withValue { $0 = false } }
-                received.withValue { $0.append(element.sequence) }
-            })
-        XCTAssertTrue(pumpMainLoop { received.current.count == 100 })
-        XCTAssertEqual(received.current, Array(0..<100))
-        XCTAssertTrue(onMain.current)
-        subscription.dispose()
-      }
+        for strategy in strategies {
+            let received = Locked<[Int]>([])
+            let onMain = Locked(true)
+            let subscription = numbered(producer: 0, count: 100)
+                .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .default))
+                .observe(on: MainScheduler.instance, strategy: strategy)
+                .subscribe(onNext: { element in
+                    if !Thread.isMainThread { onMain.withValue { $0 = false } }
+                    received.withValue { $0.append(element.sequence) }
+                })
+            XCTAssertTrue(pumpMainLoop { received.current.count == 100 })
+            XCTAssertEqual(received.current, Array(0..<100))
+            XCTAssertTrue(onMain.current)
+            subscription.dispose()
+        }
     }
 
     /// On schedulers that run inline (trampoline, concurrent-main on main), a full

@@ -25,17 +25,19 @@ final class PipelineTests: RxTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let queries = scheduler.createHotObservable([
             .next(210, "r"), .next(215, "rx"),  // "r" out at once; "rx" at 240 cancels r's request
-            .next(250, "rx"),                   // duplicate of the last one sent
+            .next(250, "rx"),  // duplicate of the last one sent
             .next(300, "rxs"), .next(305, "rxsw"),  // "rxsw" out at 330, supersedes "rxs" in flight
             .completed(600),
         ])
         let observer = scheduler.start { self.searchPipeline(queries: queries.asObservable(), requestLatency: 50, scheduler: scheduler) }
         // Each observe(on: TestScheduler) hop adds one tick of simulated processing delay.
-        XCTAssertEqual(observer.events, [
-            .next(292, ["rx"]),
-            .next(382, ["rxsw"]),
-            .completed(602),
-        ])
+        XCTAssertEqual(
+            observer.events,
+            [
+                .next(292, ["rx"]),
+                .next(382, ["rxsw"]),
+                .completed(602),
+            ])
     }
 
     enum Screen: Equatable {

@@ -103,7 +103,10 @@ final class DispatchQueueSchedulerTests: RxTestCase {
         }
         wait(for: [fired], timeout: 5)
         let drained = expectation(description: "drained")
-        _ = scheduler.schedule(()) { _ in drained.fulfill(); return Disposables.create() }
+        _ = scheduler.schedule(()) { _ in
+            drained.fulfill()
+            return Disposables.create()
+        }
         wait(for: [drained], timeout: 5)
         XCTAssertFalse(inner.isDisposed)
         scheduled.dispose()

@@ -61,7 +61,8 @@ final class PeriodicPolicyTests: RxTestCase {
     /// that fell due, in order; the coalescing timer drops the missed ones.
     private func deliveredFraction(policy: PeriodicPolicy) -> (fraction: Double, inOrder: Bool) {
         let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "periodic-\(policy)")
-        let period = 0.004, duration = 0.6
+        let period = 0.004
+        let duration = 0.6
         let values = Locked<[Int]>([])
         let start = Date()
         let subscription = Observable<Int>.interval(.milliseconds(4), scheduler: scheduler, policy: policy)

@@ -32,7 +32,10 @@ final class VirtualTimeSchedulerTests: RxTestCase {
     func testStopHaltsStart() {
         let scheduler = TestScheduler(initialClock: 0)
         var log: [Int] = []
-        scheduler.scheduleAt(10) { log.append(10); scheduler.stop() }
+        scheduler.scheduleAt(10) {
+            log.append(10)
+            scheduler.stop()
+        }
         scheduler.scheduleAt(20) { log.append(20) }
         scheduler.start()
         XCTAssertEqual(log, [10])
@@ -79,7 +82,10 @@ final class VirtualTimeSchedulerTests: RxTestCase {
         XCTAssertEqual(times, [101, 125], "work due now runs one tick later")
         let noDelay = TestScheduler(initialClock: 100, simulateProcessingDelay: false)
         var at: Int?
-        _ = noDelay.schedule(()) { _ in at = noDelay.clock; return Disposables.create() }
+        _ = noDelay.schedule(()) { _ in
+            at = noDelay.clock
+            return Disposables.create()
+        }
         noDelay.start()
         XCTAssertEqual(at, 100)
     }

@@ -1,15 +1,19 @@
-@testable import SchedBenchCLI
 import SchedulerBench
 import XCTest
 
+@testable import SchedBenchCLI
+
 final class ProgressRendererTests: XCTestCase {
-    private let benchCase = BenchCase(suite: "quick", workload: .observeOnThroughput, scheduler: .serial, strategy: .drain,
-                                      producers: 1, events: 1_000, payloadBytes: 0, rateHz: 0)
+    private let benchCase = BenchCase(
+        suite: "quick", workload: .observeOnThroughput, scheduler: .serial, strategy: .drain,
+        producers: 1, events: 1_000, payloadBytes: 0, rateHz: 0)
 
     func testACorrectnessFailureIsDescribedWithItsSamples() {
-        var result = CaseResult(benchCase: benchCase, trials: [
-            TrialRecord(benchCase: benchCase, trial: 1, metrics: [.invariantViolations: 2, .resourcesLeaked: 3]),
-        ], violationSamples: ["producer 0: event 4 delivered again"])
+        var result = CaseResult(
+            benchCase: benchCase,
+            trials: [
+                TrialRecord(benchCase: benchCase, trial: 1, metrics: [.invariantViolations: 2, .resourcesLeaked: 3])
+            ], violationSamples: ["producer 0: event 4 delivered again"])
         result.overhead = HarnessOverhead(pairs: [(on: 102, off: 100), (on: 101, off: 100), (on: 103, off: 100)])
         let lines = ProgressRenderer.describe(result)
         XCTAssertEqual(lines.count, 2)

@@ -1,12 +1,14 @@
 import Foundation
-@testable import SchedulerBench
 import XCTest
+
+@testable import SchedulerBench
 
 /// The child protocol's messages and the parent's side of it (`ChildProcess`), against
 /// small scripts that play a child: well-behaved, silent, crashing, garbled.
 final class ChildProtocolTests: XCTestCase {
-    private let benchCase = BenchCase(suite: "quick", workload: .observeOnThroughput, scheduler: .serial, strategy: .drain,
-                                      producers: 4, events: 1_000, payloadBytes: 64, rateHz: 0)
+    private let benchCase = BenchCase(
+        suite: "quick", workload: .observeOnThroughput, scheduler: .serial, strategy: .drain,
+        producers: 4, events: 1_000, payloadBytes: 64, rateHz: 0)
 
     private func roundTrip<Value: Codable>(_ value: Value) throws -> Value {
         var line = try ChildMessage.encoder().encode(value)
@@ -24,15 +26,20 @@ final class ChildProtocolTests: XCTestCase {
     }
 
     func testAReplyCarriesSamplesOverheadAndNonFiniteValues() throws {
-        var result = CaseResult(benchCase: benchCase, trials: [
-            TrialRecord(benchCase: benchCase, trial: 1, metrics: [.nsPerEvent: 42.5, .latencyMax: .infinity, .cpuSys: .nan]),
-        ], violationSamples: ["producer 0: event 3 delivered again"])
+        var result = CaseResult(
+            benchCase: benchCase,
+            trials: [
+                TrialRecord(benchCase: benchCase, trial: 1, metrics: [.nsPerEvent: 42.5, .latencyMax: .infinity, .cpuSys: .nan])
+            ], violationSamples: ["producer 0: event 3 delivered again"])
         result.overhead = HarnessOverhead(pairs: [(on: 102, off: 100), (on: 104, off: 100)])
         result.instructionOverhead = 0.009
-        let reply = ChildReply(version: ChildRequest.currentVersion, provenance: Provenance.current(),
-                               outcomes: [.init(benchCase: benchCase, result: result, operations: 1_000),
-                                          .init(benchCase: benchCase, error: .caseCannotRun("no threads"))],
-                               failure: nil)
+        let reply = ChildReply(
+            version: ChildRequest.currentVersion, provenance: Provenance.current(),
+            outcomes: [
+                .init(benchCase: benchCase, result: result, operations: 1_000),
+                .init(benchCase: benchCase, error: .caseCannotRun("no threads")),
+            ],
+            failure: nil)
         let back = try roundTrip(ChildMessage.reply(reply))
         guard case .reply(let decoded) = back else { return XCTFail("expected a reply") }
         let trial = try XCTUnwrap(decoded.outcomes.first?.result?.trials.first)
@@ -76,7 +83,10 @@ final class ChildProtocolTests: XCTestCase {
         do {
             _ = try ChildProcess(binary: try fakeChild(script)).run(request())
         } catch let error as BenchError {
-            guard case .childFailed(_, let problem) = error else { XCTFail("unexpected \(error)"); return "" }
+            guard case .childFailed(_, let problem) = error else {
+                XCTFail("unexpected \(error)")
+                return ""
+            }
             return problem
         }
         XCTFail("the child should have failed")
@@ -85,8 +95,10 @@ final class ChildProtocolTests: XCTestCase {
 
     func testAChildThatAnswersIsHeardAndItsEventsForwarded() throws {
         let event = String(decoding: try ChildMessage.encoder().encode(ChildMessage.event(.trialStarted(benchCase, trial: 1, of: 5))), as: UTF8.self)
-        let reply = String(decoding: try ChildMessage.encoder().encode(ChildMessage.reply(
-            ChildReply(version: ChildRequest.currentVersion, provenance: Provenance.current(), outcomes: [], failure: nil))), as: UTF8.self)
+        let reply = String(
+            decoding: try ChildMessage.encoder().encode(
+                ChildMessage.reply(
+                    ChildReply(version: ChildRequest.currentVersion, provenance: Provenance.current(), outcomes: [], failure: nil))), as: UTF8.self)
         // The script checks it was started as `_child` and given the request, and prints to stdout, which must be ignored.
         let script = """
             [ "$1" = "_child" ] || exit 9
@@ -117,8 +129,10 @@ final class ChildProtocolTests: XCTestCase {
     }
 
     func testAnotherProtocolVersionIsRefused() throws {
-        let reply = String(decoding: try ChildMessage.encoder().encode(ChildMessage.reply(
-            ChildReply(version: 99, provenance: Provenance.current(), outcomes: [], failure: nil))), as: UTF8.self)
+        let reply = String(
+            decoding: try ChildMessage.encoder().encode(
+                ChildMessage.reply(
+                    ChildReply(version: 99, provenance: Provenance.current(), outcomes: [], failure: nil))), as: UTF8.self)
         let problem = try failure(of: "printf '%s\\n' '\(reply)' >&3")
         XCTAssertTrue(problem.contains("speaks child protocol 99"), problem)
     }

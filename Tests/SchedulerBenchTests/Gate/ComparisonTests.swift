@@ -1,6 +1,7 @@
 import Foundation
-@testable import SchedulerBench
 import XCTest
+
+@testable import SchedulerBench
 
 /// The statistics behind `schedbench compare`: exact pieces on known inputs, and the
 /// verdict rates on synthetic trials drawn from known distributions with fixed seeds.
@@ -40,7 +41,9 @@ final class ComparisonTests: XCTestCase {
             if Comparison.verdict(estimate, metric: .nsPerEvent, threshold: 0.05) == .regressed { flagged += 1 }
         }
         let rate = Double(flagged) / Double(pairs)
-        print("compare: \(String(format: "%.1f", (slowdown - 1) * 100))% slowdown, \(trials) trials, \(cv * 100)% CV: regressed in \(flagged) of \(pairs) pairs (\(String(format: "%.2f", rate * 100))%)")
+        print(
+            "compare: \(String(format: "%.1f", (slowdown - 1) * 100))% slowdown, \(trials) trials, \(cv * 100)% CV: regressed in \(flagged) of \(pairs) pairs (\(String(format: "%.2f", rate * 100))%)"
+        )
         return rate
     }
 
@@ -96,10 +99,13 @@ final class ComparisonTests: XCTestCase {
         XCTAssertEqual(Comparison.verdict(nil, metric: .nsPerEvent, threshold: 0.05), .inconclusive)
     }
 
-    private func result(_ workload: WorkloadName = .observeOnThroughput, suite: String = "quick", producers: Int = 1,
-                        nanos: [Double], allocs: Double? = nil, violations: Double = 0) -> CaseResult {
-        let benchCase = BenchCase(suite: suite, workload: workload, scheduler: .serial, strategy: .drain,
-                                  producers: producers, events: 1_000, payloadBytes: 0, rateHz: 0)
+    private func result(
+        _ workload: WorkloadName = .observeOnThroughput, suite: String = "quick", producers: Int = 1,
+        nanos: [Double], allocs: Double? = nil, violations: Double = 0
+    ) -> CaseResult {
+        let benchCase = BenchCase(
+            suite: suite, workload: workload, scheduler: .serial, strategy: .drain,
+            producers: producers, events: 1_000, payloadBytes: 0, rateHz: 0)
         var trials = nanos.enumerated().map { index, value in
             TrialRecord(benchCase: benchCase, trial: index + 1, metrics: [.nsPerEvent: value, .invariantViolations: index == 0 ? violations : 0])
         }
@@ -124,8 +130,10 @@ final class ComparisonTests: XCTestCase {
 
     func testAllocationsCompareAboveAFloor() {
         func verdict(_ base: Double, _ new: Double) -> Comparison.Verdict? {
-            Comparison(base: [result(nanos: [1, 1], allocs: base)], new: [result(nanos: [1, 1], allocs: new)],
-                       thresholds: Thresholds(), metrics: [.allocsPerEvent]).rows.first?.verdict
+            Comparison(
+                base: [result(nanos: [1, 1], allocs: base)], new: [result(nanos: [1, 1], allocs: new)],
+                thresholds: Thresholds(), metrics: [.allocsPerEvent]
+            ).rows.first?.verdict
         }
         XCTAssertEqual(verdict(0, 0.002), .unchanged, "setup allocations amortised over the events")
         XCTAssertEqual(verdict(0, 1), .regressed, "one allocation per event on a path that had none")
@@ -135,19 +143,23 @@ final class ComparisonTests: XCTestCase {
     func testThresholdsFileOverridesPerMetricThenPerWorkload() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("thresholds-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: url) }
-        try Data("""
+        try Data(
+            """
             {"default": 0.1, "metrics": {"latency_p99_ns": 0.2}, "workloads": {"observeOn.latency": {"latency_p99_ns": 0.3}}}
-            """.utf8).write(to: url)
+            """.utf8
+        ).write(to: url)
         let thresholds = try Thresholds.read(url.path, defaultThreshold: 0.05)
         XCTAssertEqual(thresholds.threshold(for: .nsPerEvent, in: .observeOnLatency), 0.1)
         XCTAssertEqual(thresholds.threshold(for: .latencyP99, in: .observeOnThroughput), 0.2)
         XCTAssertEqual(thresholds.threshold(for: .latencyP99, in: .observeOnLatency), 0.3)
 
-        for (text, named) in [("{\"metrics\": {\"latency_p42\": 0.1}}", "latency_p42"),
-                              ("{\"workloads\": {\"nope\": {}}}", "nope"),
-                              ("{\"default\": \"five\"}", "five"),
-                              ("{\"defaults\": 0.1}", "defaults"),
-                              ("[1, 2]", "JSON object")] {
+        for (text, named) in [
+            ("{\"metrics\": {\"latency_p42\": 0.1}}", "latency_p42"),
+            ("{\"workloads\": {\"nope\": {}}}", "nope"),
+            ("{\"default\": \"five\"}", "five"),
+            ("{\"defaults\": 0.1}", "defaults"),
+            ("[1, 2]", "JSON object"),
+        ] {
             try Data(text.utf8).write(to: url)
             XCTAssertThrowsError(try Thresholds.read(url.path, defaultThreshold: 0.05)) { error in
                 XCTAssertTrue("\(error)".contains(named) && "\(error)".contains(url.path), "\(error)")
@@ -156,7 +168,8 @@ final class ComparisonTests: XCTestCase {
     }
 
     func testTheShippedThresholdsFileParses() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let thresholds = try Thresholds.read(repository.appendingPathComponent("ci/thresholds.json").path, defaultThreshold: 0.05)
         XCTAssertEqual(thresholds.threshold(for: .instructionsPerEvent, in: .trampolineNested), 0.03)
         XCTAssertEqual(thresholds.threshold(for: .latencyP50, in: .observeOnLatency), 0.10)

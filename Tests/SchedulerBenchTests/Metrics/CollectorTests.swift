@@ -1,6 +1,7 @@
 import RxSchedulers
-@testable import SchedulerBench
 import XCTest
+
+@testable import SchedulerBench
 
 final class CollectorTests: XCTestCase {
     func testLatencyPercentilesOfAKnownDistribution() {

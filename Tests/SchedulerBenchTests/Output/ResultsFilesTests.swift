@@ -1,23 +1,29 @@
-@testable import SchedulerBench
 import XCTest
+
+@testable import SchedulerBench
 
 final class ResultsFilesTests: XCTestCase {
     private func sampleCases() -> [CaseResult] {
-        let benchCase = BenchCase(suite: "quick", workload: .observeOnThroughput, scheduler: .serial, strategy: .drain,
-                                  producers: 4, events: 1_000, payloadBytes: 0, rateHz: 0)
-        let trials = (1...3).map { trial in
-            TrialRecord(benchCase: benchCase, trial: trial, metrics: [
-                .eventsPerSec: 1_000_000 + Double(trial), .nsPerEvent: 1_000.25 - Double(trial),
-                .invariantViolations: 0, .resourcesLeaked: 0,
-            ])
-        } + [TrialRecord(benchCase: benchCase, trial: 0, metrics: [.allocsPerEvent: 0.0125, .bytesPerEvent: 3.5])]
+        let benchCase = BenchCase(
+            suite: "quick", workload: .observeOnThroughput, scheduler: .serial, strategy: .drain,
+            producers: 4, events: 1_000, payloadBytes: 0, rateHz: 0)
+        let trials =
+            (1...3).map { trial in
+                TrialRecord(
+                    benchCase: benchCase, trial: trial,
+                    metrics: [
+                        .eventsPerSec: 1_000_000 + Double(trial), .nsPerEvent: 1_000.25 - Double(trial),
+                        .invariantViolations: 0, .resourcesLeaked: 0,
+                    ])
+            } + [TrialRecord(benchCase: benchCase, trial: 0, metrics: [.allocsPerEvent: 0.0125, .bytesPerEvent: 3.5])]
         return [CaseResult(benchCase: benchCase, trials: trials)]
     }
 
     private func provenance() -> Provenance {
         // Commas, quotes and a newline must survive the round trip.
-        Provenance(runID: "r1", timestamp: "2026-11-22T00:00:00Z", host: "host, \"quoted\"", cpu: "CPU\nmodel",
-                   cores: 2, os: "Debian", swift: "6.3.1", commit: "abc", build: "release")
+        Provenance(
+            runID: "r1", timestamp: "2026-11-22T00:00:00Z", host: "host, \"quoted\"", cpu: "CPU\nmodel",
+            cores: 2, os: "Debian", swift: "6.3.1", commit: "abc", build: "release")
     }
 
     private func temporaryDirectory() throws -> URL {

@@ -1,5 +1,6 @@
-@testable import SchedulerBench
 import XCTest
+
+@testable import SchedulerBench
 
 final class PlanTests: XCTestCase {
     func testQuickSuiteCoversEverySchedulerAndObserveOnStrategyAtOneAndFourProducers() {
@@ -7,8 +8,9 @@ final class PlanTests: XCTestCase {
         let throughput = cases.filter { $0.workload == .observeOnThroughput }
         for (scheduler, strategy) in ObserveOnThroughput().variants {
             for producers in [1, 4] {
-                XCTAssertTrue(throughput.contains { $0.scheduler == scheduler && $0.strategy == strategy && $0.producers == producers },
-                              "\(scheduler) \(strategy) p=\(producers)")
+                XCTAssertTrue(
+                    throughput.contains { $0.scheduler == scheduler && $0.strategy == strategy && $0.producers == producers },
+                    "\(scheduler) \(strategy) p=\(producers)")
             }
         }
         XCTAssertEqual(cases.filter { $0.workload == .observeOnLatency }.count, 1)
@@ -21,16 +23,18 @@ final class PlanTests: XCTestCase {
     }
 
     func testFiltersNarrowAndAxesReplace() {
-        let plan = RunPlan(suite: .quick, workloads: [.observeOnThroughput], schedulers: [.serial],
-                           strategies: [.drain], producers: [2, 8], events: 123, payloads: [64])
+        let plan = RunPlan(
+            suite: .quick, workloads: [.observeOnThroughput], schedulers: [.serial],
+            strategies: [.drain], producers: [2, 8], events: 123, payloads: [64])
         let cases = plan.expand().cases
         XCTAssertEqual(cases.map(\.producers), [2, 8])
         XCTAssertTrue(cases.allSatisfy { $0.events == 123 && $0.payloadBytes == 64 && $0.scheduler == .serial && $0.strategy == .drain })
     }
 
     func testCombinationsThatDoNotApplyAreSkippedWithAReason() {
-        let plan = RunPlan(suite: .quick, workloads: [.observeOnThroughput, .scheduleThroughput],
-                           schedulers: [.virtual], producers: [1, 4])
+        let plan = RunPlan(
+            suite: .quick, workloads: [.observeOnThroughput, .scheduleThroughput],
+            schedulers: [.virtual], producers: [1, 4])
         let (cases, skipped) = plan.expand()
         XCTAssertEqual(cases.map(\.workload), [.scheduleThroughput])
         XCTAssertEqual(cases.map(\.producers), [1])

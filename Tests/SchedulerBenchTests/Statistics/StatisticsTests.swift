@@ -1,5 +1,6 @@
-@testable import SchedulerBench
 import XCTest
+
+@testable import SchedulerBench
 
 final class StatisticsTests: XCTestCase {
     func testMedianOfOddAndEvenSamples() {

@@ -1,17 +1,21 @@
 import Foundation
 import RxSchedulers
-@testable import SchedulerBench
 import XCTest
+
+@testable import SchedulerBench
 
 /// Each workload that does not need the main thread's run loop, run in-process at a tiny
 /// size: it must complete, count its operations, report no violation and, once its
 /// asynchronous teardown has finished, leave no Rx resource alive. (Main-queue
 /// workloads run end to end through the CLI, whose main thread runs the RunLoop.)
 final class WorkloadTests: XCTestCase {
-    private func run(_ workload: WorkloadName, _ scheduler: SchedulerName, _ strategy: StrategyName,
-                     producers: Int = 1, events: Int, rate: Int = 0) throws -> TrialOutcome {
-        let benchCase = BenchCase(suite: "test", workload: workload, scheduler: scheduler, strategy: strategy,
-                                  producers: producers, events: events, payloadBytes: 16, rateHz: rate)
+    private func run(
+        _ workload: WorkloadName, _ scheduler: SchedulerName, _ strategy: StrategyName,
+        producers: Int = 1, events: Int, rate: Int = 0
+    ) throws -> TrialOutcome {
+        let benchCase = BenchCase(
+            suite: "test", workload: workload, scheduler: scheduler, strategy: strategy,
+            producers: producers, events: events, payloadBytes: 16, rateHz: rate)
         let report = InvariantReport()
         let resourcesBefore = Resources.total
         let outcome = try Workloads.named(workload).runTrial(benchCase, invariants: report, checking: true)
@@ -65,8 +69,9 @@ final class WorkloadTests: XCTestCase {
         for workload in Workloads.all {
             for (scheduler, strategy) in workload.variants {
                 let events = workload.name == .mainFlood ? 200 : 12
-                let benchCase = BenchCase(suite: "test", workload: workload.name, scheduler: scheduler, strategy: strategy,
-                                          producers: 1, events: events, payloadBytes: 0, rateHz: workload.defaultRateHz)
+                let benchCase = BenchCase(
+                    suite: "test", workload: workload.name, scheduler: scheduler, strategy: strategy,
+                    producers: 1, events: events, payloadBytes: 0, rateHz: workload.defaultRateHz)
                 if workload.skipReason(benchCase) != nil { continue }
                 let report = InvariantReport()
                 let resourcesBefore = Resources.total
