@@ -130,36 +130,31 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("ns/event"), "the table is printed")
     }
 
-    func testAnInjectedDuplicateFailsTheRunWithExitThreeAndKeepsTheResults() throws {
+    /// Runs one small observeOn.throughput case with the injected duplicate: it must exit 3,
+    /// name the violation, and still write results that count it.
+    private func assertInjectedDuplicateIsCaught(strategy: String, extra: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
         let out = try temporaryDirectory()
         let run = try schedbench(
             [
                 "run", "--suite", "quick", "--workload", "observeOn.throughput", "--scheduler", "serial",
-                "--strategy", "reference", "--producers", "1", "--events", "200", "--trials", "1",
+                "--strategy", strategy, "--producers", "1", "--events", "200", "--trials", "1",
                 "--warmup", "0", "--no-allocations", "--out", out.path, "--quiet",
-            ],
+            ] + extra,
             environment: [FaultInjection.environmentKey: "duplicate"])
-        XCTAssertEqual(run.status, 3, run.stderr)
-        XCTAssertTrue(run.stderr.contains("delivered again"), run.stderr)
+        XCTAssertEqual(run.status, 3, run.stderr, file: file, line: line)
+        XCTAssertTrue(run.stderr.contains("producer 0: event 0 delivered again"), run.stderr, file: file, line: line)
         let summary = try CSVFile.read(out.appendingPathComponent("summary.csv"), requiring: ResultsFiles.summaryHeader)
-        XCTAssertEqual(summary.first?["invariant_violations"], "1")
+        XCTAssertEqual(summary.first?["invariant_violations"], "1", file: file, line: line)
+    }
+
+    func testAnInjectedDuplicateFailsTheRunWithExitThreeAndKeepsTheResults() throws {
+        try assertInjectedDuplicateIsCaught(strategy: "reference")
     }
 
     /// `--isolate` runs each case in a child (`_child`); what the child found must come back
     /// whole: the violations' count and their descriptions.
     func testAnIsolatedRunKeepsViolationSamples() throws {
-        let out = try temporaryDirectory()
-        let run = try schedbench(
-            [
-                "run", "--suite", "quick", "--workload", "observeOn.throughput", "--scheduler", "serial",
-                "--strategy", "drain", "--producers", "1", "--events", "200", "--trials", "1",
-                "--warmup", "0", "--no-allocations", "--isolate", "--out", out.path, "--quiet",
-            ],
-            environment: [FaultInjection.environmentKey: "duplicate"])
-        XCTAssertEqual(run.status, 3, run.stderr)
-        XCTAssertTrue(run.stderr.contains("producer 0: event 0 delivered again"), run.stderr)
-        let summary = try CSVFile.read(out.appendingPathComponent("summary.csv"), requiring: ResultsFiles.summaryHeader)
-        XCTAssertEqual(summary.first?["invariant_violations"], "1")
+        try assertInjectedDuplicateIsCaught(strategy: "drain", extra: ["--isolate"])
     }
 
     func testRunHasNoChildOnlyFlags() throws {

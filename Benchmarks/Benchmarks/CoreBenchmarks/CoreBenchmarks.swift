@@ -4,7 +4,7 @@ import RxSchedulers
 
 // One benchmark per core primitive and strategy. Every figure is per event (or per
 // scheduled action): each benchmark runs `scaledIterations` events per iteration.
-// `raw serialQueue.async` is the in-process reference the README's ratios divide by.
+// `raw serialQueue.async` is the in-process reference the ratios in docs/performance divide by.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal, .cpuTotal],

@@ -46,7 +46,7 @@ public struct Comparison: Sendable {
     /// confidence, NEW is worse than BASE by more than the threshold. So a change exactly at
     /// the threshold is called a regression in at most 10% of comparisons, a change well
     /// inside it almost never, and a change twice the threshold almost always at 10 trials
-    /// and 3% noise (the measured rates are in README, "Gating CI"). At 95% the detection
+    /// and 3% noise (the measured rates are in the SchedulerBench documentation, "Statistics"). At 95% the detection
     /// of a 10% slowdown at 10 trials and 3% CV falls to about 95% (94.9% measured).
     public static let decisionConfidence = 0.90
 

@@ -31,7 +31,7 @@ public struct Thresholds: Sendable, Equatable {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch { throw fail("cannot read: \(error.localizedDescription)") }
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw fail("not a JSON object (see README, \"Gating CI\", for the format)")
+            throw fail("not a JSON object like {\"default\": 0.05, \"metrics\": {...}, \"workloads\": {...}}")
         }
         func fraction(_ value: Any, _ key: String) throws -> Double {
             guard let number = value as? Double, number >= 0, number < 10 else {

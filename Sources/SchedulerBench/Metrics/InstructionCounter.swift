@@ -9,7 +9,7 @@ import Foundation
 /// thread), so the `totals:` line of the dump callgrind writes at exit counts exactly that
 /// trial on every thread. The child reports the trial's operation count in its reply.
 /// Unlike time, the count does not depend on the machine's load; how exactly it repeats
-/// depends on the workload (README, "Instruction counts"). Cost: the child runs 20–100× slower.
+/// depends on the workload (docs/performance, "Instruction counts: how closely they repeat"). Cost: the child runs 20–100× slower.
 enum InstructionCounter {
     /// Whether this process runs under callgrind (the instruction-counting child).
     static var isActive: Bool { schedbench_callgrind_available() != 0 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The two files of a results directory (DESIGN.md §4):
+/// The two files of a results directory (the SchedulerBench documentation, "Results format"):
 /// - `results.csv`, tidy: provenance, case columns, `trial, metric, value, unit`, one row per case × trial × metric;
 /// - `summary.csv`, one row per case: provenance, case columns, `trials`, then per metric its median
 ///   (correctness metrics: the worst trial), and for the key metrics a 95% interval for the median.

@@ -27,7 +27,7 @@ public struct RunOptions: Codable, Sendable, Equatable {
 }
 
 /// The untimed trials that count instead of timing; both are recorded as trial 0.
-public enum CountingTrial: String, Codable, Sendable {
+enum CountingTrial: String, Codable, Sendable {
     case allocations
     case instructions
 }
