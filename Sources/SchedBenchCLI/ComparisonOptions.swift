@@ -7,7 +7,10 @@ struct ComparisonOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Default threshold: a change smaller than this is not a regression (5% or 0.05).", valueName: "fraction"))
     var threshold = "5%"
 
-    @Option(help: ArgumentHelp("JSON file with per-metric and per-workload thresholds (format: docs, \"Gating CI\"; ci/thresholds.json is an example).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "JSON file with per-metric and per-workload thresholds (format: docs, \"Gating CI\"; ci/thresholds.json is an example).",
+            valueName: "file"))
     var thresholds: String?
 
     @Option(
