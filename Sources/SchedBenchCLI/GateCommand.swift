@@ -24,8 +24,15 @@ struct GateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The candidate build's schedbench executable.", valueName: "path"))
     var candidate: String
 
-    @Option(help: "Rounds: timed trials per case on each side.")
+    @Option(parsing: .unconditional, help: "Rounds: timed trials per case on each side.")
     var rounds = 10
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds one side's round may take before it is killed (default: \(Int(RunOptions().childTimeout)) s for the first round, then 10× the slowest first round, at least 60 s).",
+            valueName: "seconds"))
+    var childTimeout: Int?
 
     @Option(help: "Directory for both sides' results and comparison.csv (default: results/gate-<time>).")
     var out: String?
@@ -37,8 +44,19 @@ struct GateCommand: ParsableCommand {
 
     func validate() throws {
         guard rounds >= 2 else { throw ValidationError("--rounds \(rounds) must be at least 2 (a confidence bound needs two trials per side)") }
-        for (option, path) in [("--baseline", baseline), ("--candidate", candidate)] where !FileManager.default.isExecutableFile(atPath: path) {
-            throw ValidationError("\(option) '\(path)' is not an executable file")
+        guard Limits.trials.contains(rounds) else { throw ValidationError("--rounds \(rounds) is outside 2...\(Limits.trials.upperBound)") }
+        if let childTimeout, !Limits.childTimeoutSeconds.contains(childTimeout) {
+            throw ValidationError(
+                "--child-timeout \(childTimeout) is outside \(Limits.childTimeoutSeconds.lowerBound)...\(Limits.childTimeoutSeconds.upperBound)")
+        }
+        if let out, out.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--out '' names no directory") }
+        for (option, path) in [("--baseline", baseline), ("--candidate", candidate)] {
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                throw ValidationError("\(option) '\(path)' does not exist")
+            }
+            if isDirectory.boolValue { throw ValidationError("\(option) '\(path)' is a directory, not a schedbench executable") }
+            if !FileManager.default.isExecutableFile(atPath: path) { throw ValidationError("\(option) '\(path)' is not executable") }
         }
         for reserved in ["--trials", "--out", "--isolate"] where runArguments.contains(where: { $0 == reserved || $0.hasPrefix(reserved + "=") }) {
             throw ValidationError("\(reserved) is set by gate; remove it from the run options")
@@ -63,7 +81,7 @@ struct GateCommand: ParsableCommand {
         let directory = URL(fileURLWithPath: out ?? "results/gate-\(stamp)")
         let runs = InterleavedRuns(
             baseline: baseline, candidate: candidate, cases: cases, options: runOptions.options,
-            rounds: rounds, directory: directory)
+            rounds: rounds, directory: directory, childTimeout: childTimeout.map(TimeInterval.init))
         let progress = ProgressRenderer(live: isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()
         let interrupts = Interrupts.stopAfterCurrentCase(cancellation)

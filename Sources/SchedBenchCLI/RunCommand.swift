@@ -26,26 +26,38 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("strategy"), help: ArgumentHelp("Strategies to compare.", valueName: "name"))
     var strategies: [String] = []
 
-    @Option(help: ArgumentHelp("Producer thread counts, e.g. 1,2,4,8.", valueName: "n,…"))
+    // Numbers parse unconditionally, so that a negative one reaches validation and is
+    // named there instead of reading as a missing value.
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Producer thread counts, e.g. 1,2,4,8 (at most 256).", valueName: "n,…"))
     var producers: [String] = []
 
-    @Option(help: "Events (operations, ticks) per trial, replacing the suite's sizes.")
+    @Option(parsing: .unconditional, help: "Events (operations, ticks) per trial, replacing the suite's sizes (at most 10,000,000).")
     var events: Int?
 
-    @Option(help: ArgumentHelp("Payload sizes in bytes carried by each event.", valueName: "bytes,…"))
+    @Option(
+        parsing: .unconditionalSingleValue, help: ArgumentHelp("Payload sizes in bytes carried by each event (at most 65,536).", valueName: "bytes,…")
+    )
     var payload: [String] = []
 
-    @Option(help: ArgumentHelp("Pacing rates in events per second, for paced workloads.", valueName: "hz,…"))
+    @Option(
+        parsing: .unconditionalSingleValue,
+        help: ArgumentHelp("Pacing rates in events per second, for paced workloads (at most 10,000,000).", valueName: "hz,…"))
     var rate: [String] = []
 
-    @Option(help: "Timed trials per case.")
+    @Option(parsing: .unconditional, help: "Timed trials per case (at most 1,000).")
     var trials = 5
 
-    @Option(help: "Untimed warmup trials per case.")
+    @Option(parsing: .unconditional, help: "Untimed warmup trials per case (at most 100).")
     var warmup = 1
+
+    @Option(parsing: .unconditional, help: "Seconds a child process (--isolate, counting trials) may run before it is killed.")
+    var childTimeout = Int(RunOptions().childTimeout)
 
     @Option(help: "Results directory (default: results/<run-id>).")
     var out: String?
+
+    @Flag(help: "Replace the results already in --out (they stay until this run's first case is written).")
+    var overwrite = false
 
     @Flag(help: "Run each case in its own child process.")
     var isolate = false
@@ -68,13 +80,19 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Do not print the summary table.")
     var noTable = false
 
-    private static func split(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    /// The comma-separated items of a list option; an option given with nothing in it is an
+    /// error, not "no filter".
+    private static func split(_ values: [String], option: String) throws -> [String] {
+        let items = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if items.isEmpty && !values.isEmpty {
+            throw ValidationError("--\(option) '\(values.joined(separator: ","))' names nothing; give at least one value")
+        }
+        return items
     }
 
     private static func names<Name: RawRepresentable & CaseIterable>(_ values: [String], option: String) throws -> [Name]?
     where Name.RawValue == String {
-        let given = split(values)
+        let given = try split(values, option: option)
         guard !given.isEmpty else { return nil }
         return try given.map { value in
             guard let name = Name(rawValue: value) else {
@@ -85,14 +103,19 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    private static func numbers(_ values: [String], option: String, minimum: Int) throws -> [Int]? {
-        let given = split(values)
+    private static func numbers(_ values: [String], option: String, within limit: ClosedRange<Int>) throws -> [Int]? {
+        let given = try split(values, option: option)
         guard !given.isEmpty else { return nil }
         return try given.map { value in
-            guard let number = Int(value), number >= minimum else {
-                throw ValidationError("--\(option) '\(value)' is not an integer ≥ \(minimum)")
-            }
+            guard let number = Int(value) else { throw ValidationError("--\(option) '\(value)' is not a whole number") }
+            try check(number, option: option, within: limit)
             return number
+        }
+    }
+
+    private static func check(_ number: Int, option: String, within limit: ClosedRange<Int>) throws {
+        guard limit.contains(number) else {
+            throw ValidationError("--\(option) \(number) is outside \(limit.lowerBound)...\(limit.upperBound)")
         }
     }
 
@@ -100,10 +123,19 @@ struct RunCommand: ParsableCommand {
         guard Suite.named(suite) != nil else {
             throw ValidationError("unknown suite '\(suite)'; valid: \(Suite.all.map(\.name).joined(separator: ", "))")
         }
-        guard trials >= 1 else { throw ValidationError("--trials \(trials) must be at least 1") }
-        guard warmup >= 0 else { throw ValidationError("--warmup \(warmup) must be 0 or more") }
-        if let events, events < 1 { throw ValidationError("--events \(events) must be at least 1") }
-        _ = try plan()
+        try Self.check(trials, option: "trials", within: Limits.trials)
+        try Self.check(warmup, option: "warmup", within: Limits.warmup)
+        try Self.check(childTimeout, option: "child-timeout", within: Limits.childTimeoutSeconds)
+        if let events { try Self.check(events, option: "events", within: Limits.events) }
+        if let out, out.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--out '' names no directory")
+        }
+        if let problem = FaultInjection.environmentProblem { throw ValidationError(problem) }
+        for benchCase in try plan().expand().cases where benchCase.payloadBytes * benchCase.events > Limits.payloadBytesPerTrial {
+            throw ValidationError(
+                "\(benchCase): \(benchCase.payloadBytes) payload bytes × \(benchCase.events) events exceeds "
+                    + "\(Limits.payloadBytesPerTrial >> 30) GiB per trial; lower --payload or --events")
+        }
     }
 
     func plan() throws -> RunPlan {
@@ -112,10 +144,10 @@ struct RunCommand: ParsableCommand {
             workloads: try Self.names(workloads, option: "workload"),
             schedulers: try Self.names(schedulers, option: "scheduler"),
             strategies: try Self.names(strategies, option: "strategy"),
-            producers: try Self.numbers(producers, option: "producers", minimum: 1),
+            producers: try Self.numbers(producers, option: "producers", within: Limits.producers),
             events: events,
-            payloads: try Self.numbers(payload, option: "payload", minimum: 0),
-            rates: try Self.numbers(rate, option: "rate", minimum: 1)
+            payloads: try Self.numbers(payload, option: "payload", within: Limits.payloadBytes),
+            rates: try Self.numbers(rate, option: "rate", within: Limits.rateHz)
         )
     }
 
@@ -128,6 +160,7 @@ struct RunCommand: ParsableCommand {
         options.countInstructions = instructions
         options.measureOverhead = measureOverhead
         options.isolate = isolate
+        options.childTimeout = TimeInterval(childTimeout)
         return options
     }
 
@@ -146,6 +179,12 @@ struct RunCommand: ParsableCommand {
 
         let provenance = Provenance.current()
         let directory = URL(fileURLWithPath: out ?? "results/\(provenance.runID)")
+        let existing = [ResultsFiles.resultsName, ResultsFiles.summaryName].map { directory.appendingPathComponent($0).path }
+            .filter { FileManager.default.fileExists(atPath: $0) }
+        if !overwrite, let first = existing.first {
+            printError("error: \(first) holds another run's results; choose a new --out, or pass --overwrite to replace them")
+            throw ExitStatus.error
+        }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let probe = directory.appendingPathComponent(".schedbench-write-test")
@@ -169,10 +208,12 @@ struct RunCommand: ParsableCommand {
         if !noTable && !outcome.results.isEmpty {
             print(SummaryTable.render(outcome.results))
         }
-        if !quiet {
+        if outcome.writtenCases == 0 {
+            printError("no results written to \(directory.path)" + (existing.isEmpty ? "" : " (the earlier files there are untouched)"))
+        } else if !quiet || outcome.writeError != nil {
             printError(
-                "results: \(directory.path)/\(ResultsFiles.resultsName), \(directory.path)/\(ResultsFiles.summaryName) (\(outcome.results.count) of \(cases.count) cases)"
-            )
+                "results: \(directory.path)/\(ResultsFiles.resultsName), \(directory.path)/\(ResultsFiles.summaryName) "
+                    + "(\(outcome.writtenCases) of \(cases.count) cases)")
         }
         let failures = outcome.correctnessFailures
         if !failures.isEmpty {
@@ -180,7 +221,7 @@ struct RunCommand: ParsableCommand {
         }
         for (benchCase, error) in outcome.errors { printError("error: \(benchCase): \(error)") }
         if let writeError = outcome.writeError { printError("error: \(writeError)") }
-        if outcome.interrupted { printError("interrupted: kept the \(outcome.results.count) finished cases") }
+        if outcome.interrupted { printError("interrupted: kept the \(outcome.writtenCases) finished cases") }
         let status = ExitStatus(outcome)
         if status != .ok { throw status }
     }

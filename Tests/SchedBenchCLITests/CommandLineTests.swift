@@ -4,49 +4,7 @@ import XCTest
 @testable import SchedulerBench
 
 /// Runs the built `schedbench` as users do, checking exit codes, messages and files.
-final class CommandLineTests: XCTestCase {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    private var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("schedbench")
-    }
-
-    /// The binary links jemalloc, which cannot run under ThreadSanitizer's allocator; the
-    /// CLI is tested in the plain pass (`scripts/test.sh` runs both).
-    override func setUpWithError() throws {
-        if dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil {
-            throw XCTSkip("schedbench links jemalloc, which cannot share a process with ThreadSanitizer")
-        }
-    }
-
-    private func schedbench(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
-    private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("schedbench-cli-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-        return url
-    }
-
+final class CommandLineTests: SchedBenchTestCase {
     func testUnknownNamesExitWithUsageAndListTheValidOnes() throws {
         for (option, value, valid) in [
             ("--workload", "observeOn.fast", "observeOn.latency"),

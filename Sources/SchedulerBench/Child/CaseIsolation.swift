@@ -18,14 +18,16 @@ struct CaseIsolation: Sendable {
     /// Runs `benchCase` in full in a child; its trial events reach `observer`.
     func run(_ benchCase: BenchCase, options: RunOptions, observer: any BenchObserver) throws -> CaseResult {
         let child = ChildProcess(binary: executable)
-        let reply = try child.run(ChildRequest(job: .cases, cases: [benchCase], options: options), observer: TrialEvents(observer))
+        let reply = try child.run(
+            ChildRequest(job: .cases, cases: [benchCase], options: options), observer: TrialEvents(observer),
+            timeout: options.childTimeout)
         return try Self.single(reply, benchCase, child.name).result
     }
 
     /// The allocation trial, in a child that counts exactly.
     func countAllocations(_ benchCase: BenchCase, options: RunOptions) throws -> CaseResult {
         let child = ChildProcess(binary: executable, environment: AllocationCounter.environment)
-        let reply = try child.run(ChildRequest(job: .counting(.allocations), cases: [benchCase], options: options))
+        let reply = try child.run(ChildRequest(job: .counting(.allocations), cases: [benchCase], options: options), timeout: options.childTimeout)
         return try Self.single(reply, benchCase, child.name).result
     }
 
@@ -49,7 +51,7 @@ struct CaseIsolation: Sendable {
                 executable: valgrind,
                 arguments: InstructionCounter.valgrindArguments(output: dump, executable: binary, arguments: ["_child"]),
                 environment: [:], name: executable)
-            let reply = try child.run(ChildRequest(job: .counting(.instructions), cases: [sized], options: options))
+            let reply = try child.run(ChildRequest(job: .counting(.instructions), cases: [sized], options: options), timeout: options.childTimeout)
             let counted = try Self.single(reply, sized, child.name)
             guard let operations = counted.operations else {
                 throw BenchError.childFailed(executable: executable, problem: "the instruction-counting child reported no operation count")

@@ -44,8 +44,11 @@ struct ChildProcess {
 
     /// Sends `request`, forwards the child's events to `observer`, and returns its reply.
     /// Throws `BenchError.childFailed` when the child cannot start, dies, exits without a
-    /// reply, or answers in another protocol version.
-    func run(_ request: ChildRequest, observer: any BenchObserver = SilentObserver()) throws -> ChildReply {
+    /// reply, answers in another protocol version, or runs past `timeout` seconds (then it
+    /// is killed with its whole process group). Whatever the outcome, anything left in
+    /// the child's process group when it is done (a background process holding its pipes)
+    /// is killed too.
+    func run(_ request: ChildRequest, observer: any BenchObserver = SilentObserver(), timeout: TimeInterval? = nil) throws -> ChildReply {
         let requestData = try ChildMessage.encoder().encode(request)
         let requestPipe = try Self.socketPair()
         let replyPipe = try Self.pipe()
@@ -70,16 +73,23 @@ struct ChildProcess {
         }
         let errors = TailBuffer(limit: Self.stderrTail)
         DispatchQueue.global().async(group: background) {
-            Self.readAll(errorPipe.read) { errors.append($0) }
+            Self.readAll(errorPipe.read) { chunk in
+                errors.append(chunk)
+                return true
+            }
             close(errorPipe.read)
         }
+
+        // The watchdog kills the group; the reads below then end.
+        let watchdog = Watchdog(group: pid)
+        if let timeout { watchdog.arm(after: timeout) }
 
         var reply: ChildReply?
         var protocolProblem: String?
         var lines = LineSplitter()
         let decoder = ChildMessage.decoder()
         Self.readAll(replyPipe.read) { chunk in
-            for line in lines.append(chunk) where protocolProblem == nil {
+            for line in lines.append(chunk) where protocolProblem == nil && reply == nil {
                 do {
                     switch try decoder.decode(ChildMessage.self, from: line) {
                     case .event(let event): observer.benchEvent(event)
@@ -89,14 +99,24 @@ struct ChildProcess {
                     protocolProblem = "sent a line that is not a child-protocol message (\(line.count) bytes): \(error)"
                 }
             }
+            // Once it has answered, nothing more is read: a leftover holding the pipe cannot stall us.
+            return reply == nil && protocolProblem == nil
         }
         close(replyPipe.read)
         let status = Self.wait(for: pid)
+        watchdog.disarm()
+        // Leftovers of its group (say, a background process still holding stderr) go with it.
+        kill(-pid, SIGKILL)
         background.wait()
 
         let said = errors.lastLines(3)
         func failure(_ problem: String) -> BenchError {
             .childFailed(executable: name, problem: problem + (said.isEmpty ? "" : ": \(said)"))
+        }
+        if watchdog.fired && reply == nil {
+            throw failure(
+                "timed out after \(Int(timeout ?? 0)) s without a reply; killed with its process group (raise --child-timeout if the work needs longer)"
+            )
         }
         if let protocolProblem { throw failure(protocolProblem) }
         guard let reply else {
@@ -210,15 +230,42 @@ struct ChildProcess {
         }
     }
 
-    private static func readAll(_ fd: Int32, _ consume: (Data) -> Void) {
+    /// Reads until end of file, or until `consume` returns false.
+    private static func readAll(_ fd: Int32, _ consume: (Data) -> Bool) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { return }
-            consume(Data(buffer[0..<count]))
+            if !consume(Data(buffer[0..<count])) { return }
         }
     }
+}
+
+/// Kills a child's process group if it is still running when the time is up.
+final class Watchdog: @unchecked Sendable {
+    private let group: pid_t
+    private let lock = NSLock()
+    private var armed = false
+    private var didFire = false
+
+    init(group: pid_t) { self.group = group }
+
+    func arm(after seconds: TimeInterval) {
+        lock.withLock { armed = true }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+            lock.withLock {
+                guard armed else { return }
+                didFire = true
+                kill(-group, SIGKILL)
+            }
+        }
+    }
+
+    /// The child has exited: the watchdog must not kill a group that may no longer be its.
+    func disarm() { lock.withLock { armed = false } }
+
+    var fired: Bool { lock.withLock { didFire } }
 }
 
 /// Splits a byte stream into lines (without their newline).

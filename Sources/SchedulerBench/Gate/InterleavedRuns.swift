@@ -22,13 +22,29 @@ public struct InterleavedRuns: Sendable {
     public var options: RunOptions
     public var rounds: Int
     public var directory: URL
+    /// Seconds one side's round may take before its child is killed and the gate fails.
+    /// Nil: `RunOptions.childTimeout` for the first round, then ten times the slowest first
+    /// round (at least a minute), so a hung build is caught without waiting the full
+    /// default on every round.
+    public var childTimeout: TimeInterval?
 
-    public init(baseline: String, candidate: String, cases: [BenchCase], options: RunOptions, rounds: Int, directory: URL) {
+    public init(
+        baseline: String, candidate: String, cases: [BenchCase], options: RunOptions, rounds: Int, directory: URL,
+        childTimeout: TimeInterval? = nil
+    ) {
         executables = [.baseline: baseline, .candidate: candidate]
         self.cases = cases
         self.options = options
         self.rounds = rounds
         self.directory = directory
+        self.childTimeout = childTimeout
+    }
+
+    /// The timeout of a round's child, given how long the first round's children took.
+    static func timeout(explicit: TimeInterval?, default fallback: TimeInterval, firstRoundSeconds: [TimeInterval]) -> TimeInterval {
+        if let explicit { return explicit }
+        guard let slowest = firstRoundSeconds.max() else { return fallback }
+        return max(60, 10 * slowest)
     }
 
     public func resultsDirectory(_ side: Side) -> URL { directory.appendingPathComponent(side.rawValue) }
@@ -39,6 +55,7 @@ public struct InterleavedRuns: Sendable {
     @discardableResult
     public func execute(observer: any BenchObserver = SilentObserver(), cancellation: CancellationToken = CancellationToken()) throws -> Bool {
         var merged: [Side: [CaseResult]] = [:]
+        var firstRoundSeconds: [TimeInterval] = []
         for round in 1...rounds {
             if cancellation.isCancelled { return false }
             let order: [Side] = round % 2 == 1 ? [.baseline, .candidate] : [.candidate, .baseline]
@@ -52,7 +69,14 @@ public struct InterleavedRuns: Sendable {
                     roundOptions.countInstructions = false
                 }
                 let child = ChildProcess(binary: executables[side]!)
-                let reply = try child.run(ChildRequest(job: .cases, cases: cases, options: roundOptions), observer: RoundEvents(observer))
+                let started = Date()
+                let timeout = Self.timeout(
+                    explicit: childTimeout, default: options.childTimeout,
+                    firstRoundSeconds: round == 1 ? [] : firstRoundSeconds)
+                let reply = try child.run(
+                    ChildRequest(job: .cases, cases: cases, options: roundOptions), observer: RoundEvents(observer),
+                    timeout: timeout)
+                if round == 1 { firstRoundSeconds.append(Date().timeIntervalSince(started)) }
                 var results: [CaseResult] = []
                 for outcome in reply.outcomes {
                     if let error = outcome.error {

@@ -59,6 +59,9 @@ public enum ResultsFiles {
     }
 
     /// Reads `results.csv` (or the one inside a results directory) back into cases and provenance.
+    /// A value that cannot be — not a decimal number, infinite, negative — and a case ×
+    /// trial × metric given twice are errors naming the file and the row: a corrupted run
+    /// must never pass a comparison.
     public static func read(_ path: String) throws -> (cases: [CaseResult], provenance: Provenance?) {
         var url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
@@ -69,6 +72,7 @@ public enum ResultsFiles {
         var order: [BenchCase] = []
         var trials: [BenchCase: [Int: [Metric: Double]]] = [:]
         var trialOrder: [BenchCase: [Int]] = [:]
+        var firstLine: [BenchCase: [Int: [Metric: Int]]] = [:]
         var provenance: Provenance?
         for (index, row) in rows.enumerated() {
             let line = index + 2
@@ -76,14 +80,30 @@ public enum ResultsFiles {
             guard let workload = WorkloadName(rawValue: row["workload"]!) else { throw fail("unknown workload '\(row["workload"]!)'") }
             guard let scheduler = SchedulerName(rawValue: row["scheduler"]!) else { throw fail("unknown scheduler '\(row["scheduler"]!)'") }
             guard let strategy = StrategyName(rawValue: row["strategy"]!) else { throw fail("unknown strategy '\(row["strategy"]!)'") }
-            guard let producers = Int(row["producers"]!), let events = Int(row["events"]!),
-                let payload = Int(row["payload_bytes"]!), let rate = Int(row["rate_hz"]!), let trial = Int(row["trial"]!)
-            else { throw fail("producers, events, payload_bytes, rate_hz and trial must be integers") }
+            func integer(_ column: String, minimum: Int) throws -> Int {
+                guard let text = row[column], let value = Int(text), value >= minimum else {
+                    throw fail("\(column) '\(row[column] ?? "")' is not a whole number ≥ \(minimum)")
+                }
+                return value
+            }
+            let producers = try integer("producers", minimum: 1)
+            let events = try integer("events", minimum: 1)
+            let payload = try integer("payload_bytes", minimum: 0)
+            let rate = try integer("rate_hz", minimum: 0)
+            let trial = try integer("trial", minimum: 0)
             guard let metric = Metric(rawValue: row["metric"]!) else { throw fail("unknown metric '\(row["metric"]!)'") }
-            guard let value = Double(row["value"]!) else { throw fail("value '\(row["value"]!)' is not a number") }
+            let text = row["value"]!
+            guard let value = decimal(text) else { throw fail("\(metric.rawValue) value '\(text)' is not a decimal number") }
+            guard value.isFinite, value >= 0 else {
+                throw fail("\(metric.rawValue) value \(text) is impossible: every metric is a finite, non-negative count, time, size or rate")
+            }
             let benchCase = BenchCase(
                 suite: row["suite"]!, workload: workload, scheduler: scheduler, strategy: strategy,
                 producers: producers, events: events, payloadBytes: payload, rateHz: rate)
+            if let earlier = firstLine[benchCase]?[trial]?[metric] {
+                throw fail("\(benchCase) trial \(trial) \(metric.rawValue) is also given in row \(earlier); each must appear once")
+            }
+            firstLine[benchCase, default: [:]][trial, default: [:]][metric] = line
             if trials[benchCase] == nil { order.append(benchCase) }
             if trials[benchCase]?[trial] == nil { trialOrder[benchCase, default: []].append(trial) }
             trials[benchCase, default: [:]][trial, default: [:]][metric] = value
@@ -102,6 +122,15 @@ public enum ResultsFiles {
                 })
         }
         return (cases, provenance)
+    }
+
+    /// A number written in decimal (digits, a point, an exponent), as `format` writes them;
+    /// nil for anything else, including what `Double(_:)` would also take: `nan`, `inf`, hex.
+    static func decimal(_ text: String) -> Double? {
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
+            text.contains(where: \.isNumber)
+        else { return nil }
+        return Double(text)
     }
 
     /// Numbers as Swift prints them: the shortest text that reads back to the same Double.

@@ -32,6 +32,8 @@ public final class BenchRun {
         public var interrupted: Bool
         /// The results could not be written; the run stopped at that case.
         public var writeError: BenchError?
+        /// How many cases the results files on disk hold (the last successful write).
+        public var writtenCases = 0
 
         /// The finished cases' results.
         public var results: [CaseResult] { cases.compactMap { try? $0.result.get() } }
@@ -92,7 +94,9 @@ public final class BenchRun {
             outcome.cases.append(CaseOutcome(benchCase: benchCase, result: result))
             if let output {
                 do {
-                    try ResultsFiles.write(outcome.results, provenance: output.provenance, to: output.directory)
+                    let results = outcome.results
+                    try ResultsFiles.write(results, provenance: output.provenance, to: output.directory)
+                    outcome.writtenCases = results.count
                 } catch {
                     outcome.writeError = BenchError(error)
                     break

@@ -20,6 +20,9 @@ public struct RunOptions: Codable, Sendable, Equatable {
     /// Run each case in a child process of its own, so no heap, thread pool or warm state
     /// carries from one case to the next.
     public var isolate = false
+    /// Seconds a child process (an isolated case, a counting trial) may run before it is
+    /// killed with its process group and reported as an error.
+    public var childTimeout: TimeInterval = 1_200
     /// Seconds to wait after a trial for asynchronous teardown before counting leaked resources.
     public var leakGrace: TimeInterval = 2
 

@@ -159,6 +159,11 @@ final class ComparisonTests: XCTestCase {
             ("{\"default\": \"five\"}", "five"),
             ("{\"defaults\": 0.1}", "defaults"),
             ("[1, 2]", "JSON object"),
+            ("{\"default\": true}", "true is not a fraction"),
+            ("{\"metrics\": {\"latency_p99_ns\": null}}", "null is not a fraction"),
+            ("{\"default\": 10}", "below 10"),
+            ("{\"default\": -0.1}", "-0.1 is not a fraction"),
+            ("{\"default\": 0.05,\n \"metrics\": }", "line 2, column"),
         ] {
             try Data(text.utf8).write(to: url)
             XCTAssertThrowsError(try Thresholds.read(url.path, defaultThreshold: 0.05)) { error in
@@ -205,5 +210,12 @@ final class ComparisonTests: XCTestCase {
         XCTAssertEqual(merged.count, 1)
         XCTAssertEqual(merged[0].trials.map(\.trial).sorted(), [0, 1, 2])
         XCTAssertEqual(merged[0].values(.nsPerEvent), [100, 110])
+    }
+
+    func testAGateRoundsTimeoutFollowsTheFirstRound() {
+        XCTAssertEqual(InterleavedRuns.timeout(explicit: nil, default: 1_200, firstRoundSeconds: []), 1_200, "the first round gets the default")
+        XCTAssertEqual(InterleavedRuns.timeout(explicit: nil, default: 1_200, firstRoundSeconds: [2, 30]), 300, "then ten times the slowest")
+        XCTAssertEqual(InterleavedRuns.timeout(explicit: nil, default: 1_200, firstRoundSeconds: [0.5, 1]), 60, "but at least a minute")
+        XCTAssertEqual(InterleavedRuns.timeout(explicit: 5, default: 1_200, firstRoundSeconds: [30]), 5, "unless given")
     }
 }

@@ -80,4 +80,46 @@ final class ResultsFilesTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("missing columns"), "\(error)")
         }
     }
+
+    /// A corrupted value must be an error naming the file and the row, never a number a
+    /// comparison would judge: each corruption is applied to one copy of a good file.
+    func testImpossibleValuesAndDuplicatesAreErrorsNamingTheRow() throws {
+        let directory = try temporaryDirectory()
+        try ResultsFiles.write(sampleCases(), provenance: provenance(), to: directory)
+        let good = try String(contentsOf: directory.appendingPathComponent(ResultsFiles.resultsName), encoding: .utf8)
+        let lines = good.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // The first data row after the header (the provenance has a quoted newline, so find it by its metric).
+        guard let row = lines.firstIndex(where: { $0.contains(",ns_per_event,") }) else { return XCTFail("no ns_per_event row") }
+        func corrupted(_ transform: (String) -> String) throws -> String {
+            var copy = lines
+            copy[row] = transform(copy[row])
+            let url = directory.appendingPathComponent("corrupt-\(UUID().uuidString).csv")
+            try copy.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
+            return url.path
+        }
+        let value = lines[row].split(separator: ",").dropLast().last.map(String.init)!
+        let cases: [(String, (String) -> String, String)] = [
+            ("nan", { $0.replacingOccurrences(of: ",\(value),", with: ",nan,") }, "is not a decimal number"),
+            ("inf", { $0.replacingOccurrences(of: ",\(value),", with: ",inf,") }, "is not a decimal number"),
+            ("hex", { $0.replacingOccurrences(of: ",\(value),", with: ",0x10,") }, "is not a decimal number"),
+            ("negative", { $0.replacingOccurrences(of: ",\(value),", with: ",-3,") }, "is impossible"),
+            ("huge", { $0.replacingOccurrences(of: ",\(value),", with: ",1e999,") }, "is impossible"),
+            ("negative producers", { $0.replacingOccurrences(of: ",serial,drain,4,", with: ",serial,drain,-4,") }, "producers '-4'"),
+        ]
+        for (name, transform, expected) in cases {
+            let path = try corrupted(transform)
+            XCTAssertThrowsError(try ResultsFiles.read(path), name) { error in
+                XCTAssertTrue("\(error)".contains(expected) && "\(error)".contains(path) && "\(error)".contains("row "), "\(name): \(error)")
+            }
+        }
+        var duplicated = lines
+        // The provenance's CPU field holds a newline, so a record spans this line and the one before.
+        duplicated.insert(contentsOf: [lines[row - 1], lines[row].replacingOccurrences(of: ",\(value),", with: ",1,")], at: row + 1)
+        let duplicate = directory.appendingPathComponent("duplicate.csv")
+        try duplicated.joined(separator: "\n").write(to: duplicate, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try ResultsFiles.read(duplicate.path)) { error in
+            XCTAssertTrue("\(error)".contains("is also given in row"), "\(error)")
+        }
+        XCTAssertNoThrow(try ResultsFiles.read(directory.path), "the uncorrupted file still reads")
+    }
 }

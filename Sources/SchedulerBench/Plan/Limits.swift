@@ -1,0 +1,21 @@
+/// The largest values a plan and its options may take: beyond them a run would exhaust the
+/// machine (threads, memory) or run for hours without a way to stop mid-case, so the CLI
+/// refuses them with a usage error naming the limit. Documented in "Results format".
+public enum Limits {
+    /// Producer threads per case: each is a thread of its own.
+    public static let producers = 1...256
+    /// Events (operations, ticks) per trial.
+    public static let events = 1...10_000_000
+    /// Bytes of payload per event.
+    public static let payloadBytes = 0...65_536
+    /// Payload bytes per trial (payload × events): what a backlog could have to hold.
+    public static let payloadBytesPerTrial = 4 << 30
+    /// Pacing rate, events per second.
+    public static let rateHz = 1...10_000_000
+    /// Timed trials per case (and gate rounds).
+    public static let trials = 1...1_000
+    /// Warmup trials per case.
+    public static let warmup = 0...100
+    /// Seconds a child process may run without replying before it is killed.
+    public static let childTimeoutSeconds = 1...86_400
+}

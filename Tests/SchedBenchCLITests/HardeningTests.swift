@@ -1,0 +1,141 @@
+import Foundation
+import XCTest
+
+@testable import SchedulerBench
+
+/// What a hostile or unlucky user does: stale output directories, hanging and silent
+/// builds, impossible numbers, empty and misspelt input. Each test names the defect it
+/// guards against.
+final class HardeningTests: SchedBenchTestCase {
+    private let tinyRun = ["--suite", "quick", "--workload", "trampoline.nested", "--events", "500", "--warmup", "0"]
+
+    /// Defect: a gate reusing --out passed on the previous gate's files when the candidate
+    /// wrote nothing. Now each round's results come from its own child's reply.
+    func testAGateNeverPassesOnAnEarlierGatesResults() throws {
+        let out = try temporaryDirectory()
+        let good = try schedbench(
+            [
+                "gate", "--baseline", executable.path, "--candidate", executable.path, "--rounds", "2",
+                "--metric", "allocs_per_event", "--out", out.path, "--",
+            ] + tinyRun)
+        XCTAssertEqual(good.status, 0, good.stderr)
+        let silent = try script("exit 0")
+        let stale = try schedbench(
+            [
+                "gate", "--baseline", executable.path, "--candidate", silent.path, "--rounds", "2",
+                "--metric", "allocs_per_event", "--out", out.path, "--",
+            ] + tinyRun)
+        XCTAssertEqual(stale.status, 1, stale.stderr)
+        XCTAssertTrue(stale.stderr.contains("without a reply"), stale.stderr)
+    }
+
+    /// Defect: a candidate that sleeps for ever, or leaves a background process holding its
+    /// pipes, hung the gate. Now it is killed with its process group after --child-timeout.
+    func testAHangingCandidateIsKilledWithItsProcessGroup() throws {
+        let marker = Int.random(in: 10_000...99_999)
+        for body in ["sleep \(marker)", "sleep \(marker) &\nexit 0"] {
+            let hanging = try script(body)
+            let started = Date()
+            let run = try schedbench(
+                [
+                    "gate", "--baseline", executable.path, "--candidate", hanging.path, "--rounds", "2", "--child-timeout", "2",
+                    "--out", try temporaryDirectory().path, "--",
+                ] + tinyRun)
+            XCTAssertEqual(run.status, 1, run.stderr)
+            XCTAssertTrue(run.stderr.contains("timed out after 2 s"), run.stderr)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 60, body)
+            XCTAssertFalse(try Self.processRunning(commandLine: "sleep\0\(marker)"), "the candidate's process group was killed: \(body)")
+        }
+    }
+
+    private static func processRunning(commandLine: String) throws -> Bool {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { Int($0) != nil }.contains { pid in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            return String(decoding: data, as: UTF8.self).hasPrefix(commandLine)
+        }
+    }
+
+    /// Defect: `run --out` over another run's results replaced them silently.
+    func testRunRefusesADirectoryThatHoldsResultsUnlessOverwrite() throws {
+        let out = try temporaryDirectory()
+        let arguments = ["run"] + tinyRun + ["--trials", "1", "--no-allocations", "--out", out.path, "--quiet", "--no-table"]
+        XCTAssertEqual(try schedbench(arguments).status, 0)
+        let before = try Data(contentsOf: out.appendingPathComponent("results.csv"))
+        let again = try schedbench(arguments)
+        XCTAssertEqual(again.status, 1, again.stderr)
+        XCTAssertTrue(again.stderr.contains("results.csv holds another run's results") && again.stderr.contains("--overwrite"), again.stderr)
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("results.csv")), before, "nothing replaced")
+        XCTAssertEqual(try schedbench(arguments + ["--overwrite"]).status, 0)
+    }
+
+    /// Defects: unbounded axes (OOM, an abort, a case that runs for hours), thread
+    /// exhaustion reported as a correctness failure, negative numbers read as "Missing value".
+    func testNumbersOutsideTheirLimitsAreUsageErrorsNamingTheLimit() throws {
+        for (arguments, expected) in [
+            (["--payload", "1000000000000"], "--payload 1000000000000 is outside 0...65536"),
+            (["--payload", "9223372036854775807"], "is outside 0...65536"),
+            (["--payload", "99999999999999999999"], "is not a whole number"),
+            (["--events", "1000000000000"], "--events 1000000000000 is outside 1...10000000"),
+            (["--producers", "100000"], "--producers 100000 is outside 1...256"),
+            (["--producers", "-1"], "--producers -1 is outside"),
+            (["--events", "-5"], "--events -5 is outside"),
+            (["--trials", "-1"], "--trials -1 is outside"),
+            (["--rate", "0"], "--rate 0 is outside"),
+            (["--payload", "65536", "--events", "100000", "--workload", "observeOn.throughput"], "GiB per trial"),
+        ] {
+            let run = try schedbench(["run", "--suite", "quick", "--dry-run"] + arguments)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(expected), "\(arguments): \(run.stderr)")
+            XCTAssertFalse(run.stderr.contains("Missing value"), "\(arguments): \(run.stderr)")
+        }
+    }
+
+    /// Defect: empty values and a misspelt fault request were silently ignored.
+    func testEmptyValuesAndAMisspeltFaultAreErrors() throws {
+        for (arguments, expected) in [
+            (["--workload", ""], "names nothing"), (["--out", ""], "names no directory"),
+            (["--scheduler", ","], "names nothing"),
+        ] {
+            let run = try schedbench(["run", "--suite", "quick"] + arguments)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(expected), "\(arguments): \(run.stderr)")
+        }
+        let misspelt = try schedbench(["run", "--suite", "quick", "--dry-run"], environment: [FaultInjection.environmentKey: "duplicat"])
+        XCTAssertEqual(misspelt.status, 64, misspelt.stderr)
+        XCTAssertTrue(misspelt.stderr.contains("'duplicat' is not a fault") && misspelt.stderr.contains("duplicate"), misspelt.stderr)
+    }
+
+    /// Defect: `--candidate /tmp` said the file did not exist; `--trials=3` after -- slipped past.
+    func testGateNamesWhatIsWrongWithItsInput() throws {
+        let directory = try gateUsage(["--candidate", NSTemporaryDirectory()])
+        XCTAssertTrue(directory.contains("is a directory"), directory)
+        let missing = try gateUsage(["--candidate", "/nonexistent/schedbench"])
+        XCTAssertTrue(missing.contains("does not exist"), missing)
+        let reserved = try gateUsage(["--candidate", executable.path, "--", "--trials=3"])
+        XCTAssertTrue(reserved.contains("--trials is set by gate"), reserved)
+    }
+
+    private func gateUsage(_ arguments: [String]) throws -> String {
+        let run = try schedbench(["gate", "--baseline", executable.path] + arguments)
+        XCTAssertEqual(run.status, 64, run.stderr)
+        return run.stderr
+    }
+
+    /// Defect: NEW with `nan` timings passed compare as unchanged. Now: exit 1 naming the row.
+    func testCompareRefusesImpossibleValues() throws {
+        let base = try temporaryDirectory()
+        XCTAssertEqual(try schedbench(["run"] + tinyRun + ["--trials", "2", "--no-allocations", "--out", base.path, "--quiet"]).status, 0)
+        let text = try String(contentsOf: base.appendingPathComponent("results.csv"), encoding: .utf8)
+        var lines = text.split(separator: "\n").map(String.init)
+        let row = try XCTUnwrap(lines.firstIndex { $0.contains(",ns_per_event,") })
+        var fields = lines[row].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[fields.count - 2] = "nan"
+        lines[row] = fields.joined(separator: ",")
+        let corrupt = try temporaryDirectory()
+        try FileManager.default.createDirectory(at: corrupt, withIntermediateDirectories: true)
+        try (lines.joined(separator: "\n") + "\n").write(to: corrupt.appendingPathComponent("results.csv"), atomically: true, encoding: .utf8)
+        let run = try schedbench(["compare", base.path, corrupt.path])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("row \(row + 1)") && run.stderr.contains("'nan' is not a decimal number"), run.stderr)
+    }
+}
