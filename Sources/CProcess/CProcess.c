@@ -2,8 +2,19 @@
 #include "CProcess.h"
 
 #include <fcntl.h>
+#include <spawn.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+int schedbench_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+#else
+    (void)actions;
+    (void)lowest;
+    return -1;
+#endif
+}
 
 int schedbench_socketpair_cloexec(int fds[2]) {
 #if defined(SOCK_CLOEXEC)

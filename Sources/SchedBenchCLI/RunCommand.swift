@@ -185,15 +185,7 @@ struct RunCommand: ParsableCommand {
             printError("error: \(first) holds another run's results; choose a new --out, or pass --overwrite to replace them")
             throw ExitStatus.error
         }
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let probe = directory.appendingPathComponent(".schedbench-write-test")
-            try Data().write(to: probe)
-            try FileManager.default.removeItem(at: probe)
-        } catch {
-            printError("error: cannot write to --out \(directory.path): \(error.localizedDescription)")
-            throw ExitStatus.error
-        }
+        try ResultsFiles.prepare(directory)
 
         let progress = ProgressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()

@@ -36,7 +36,20 @@ final class CommandLineTests: SchedBenchTestCase {
             "--out", file.appendingPathComponent("results").path,
         ])
         XCTAssertEqual(run.status, 1)
-        XCTAssertTrue(run.stderr.contains("cannot write to --out"), run.stderr)
+        // Said in words, not as a Foundation error code.
+        XCTAssertTrue(run.stderr.contains("cannot write \(file.path)/results: \(file.path) is a file, not a directory"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("error 512"), run.stderr)
+    }
+
+    func testUnreadableInputIsDescribedInWords() throws {
+        let missing = try schedbench(["compare", "/nonexistent", "/nonexistent"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("/nonexistent: cannot read: no such file"), missing.stderr)
+        let empty = try temporaryDirectory()
+        try Data().write(to: empty)
+        let blank = try schedbench(["compare", empty.path, empty.path])
+        XCTAssertEqual(blank.status, 1)
+        XCTAssertTrue(blank.stderr.contains("empty file"), blank.stderr)
     }
 
     func testDryRunListsCasesAndSkips() throws {

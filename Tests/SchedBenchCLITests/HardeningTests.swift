@@ -138,4 +138,58 @@ final class HardeningTests: SchedBenchTestCase {
         XCTAssertEqual(run.status, 1, run.stderr)
         XCTAssertTrue(run.stderr.contains("row \(row + 1)") && run.stderr.contains("'nan' is not a decimal number"), run.stderr)
     }
+
+    /// Defect: SIGTERM while an `--isolate` child ran left the child running under PID 1.
+    /// Now every child asks the kernel to kill it when its parent dies.
+    func testAChildDiesWithItsParent() throws {
+        let parent = Process()
+        parent.executableURL = executable
+        parent.arguments = [
+            "run", "--suite", "quick", "--workload", "periodic.catchUp", "--scheduler", "serial", "--strategy", "catchUp",
+            "--events", "100000", "--rate", "1000", "--trials", "1", "--warmup", "0", "--no-allocations",
+            "--isolate", "--out", try temporaryDirectory().path, "--quiet",
+        ]
+        parent.standardOutput = FileHandle.nullDevice
+        parent.standardError = FileHandle.nullDevice
+        try parent.run()
+        defer { if parent.isRunning { parent.terminate() } }
+        var child: Int32?
+        let deadline = Date().addingTimeInterval(30)
+        while child == nil && Date() < deadline {
+            child = Self.children(of: parent.processIdentifier).first
+            if child == nil { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        let pid = try XCTUnwrap(child, "the isolated case's child never started")
+        // Into its 100-second trial: past the point where it reports progress, so a pipe
+        // closed by the parent's death cannot end it by SIGPIPE, only the parent-death signal.
+        Thread.sleep(forTimeInterval: 2)
+        kill(parent.processIdentifier, SIGTERM)
+        // Not `waitUntilExit()`: Foundation waits there for every holder of a descriptor it
+        // gave the parent, which an orphaned child would be.
+        let gone = Date().addingTimeInterval(10)
+        while Self.isAlive(parent.processIdentifier) && Date() < gone { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertFalse(Self.isAlive(parent.processIdentifier), "SIGTERM ends schedbench")
+        while Self.isAlive(pid) && Date() < gone { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertFalse(Self.isAlive(pid), "the child outlived its parent")
+    }
+
+    /// Live `schedbench _child` processes whose parent is `pid`.
+    private static func children(of pid: Int32) -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { candidate in
+            guard let stat = try? String(contentsOfFile: "/proc/\(candidate)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, Int32(fields[1]) == pid, fields[0] != "Z",
+                let commandLine = FileManager.default.contents(atPath: "/proc/\(candidate)/cmdline")
+            else { return false }
+            return String(decoding: commandLine, as: UTF8.self).split(separator: "\0").last == "_child"
+        }
+    }
+
+    /// Running (not a zombie: in a container nobody may reap it).
+    private static func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+    }
 }

@@ -20,4 +20,11 @@ int schedbench_socketpair_cloexec(int fds[2]);
 /// send(2) with MSG_NOSIGNAL; returns what send returns.
 long schedbench_send_nosignal(int fd, const void *buffer, unsigned long length);
 
+#include <spawn.h>
+
+/// Adds "close every descriptor from `lowest` up" to a spawn's file actions
+/// (posix_spawn_file_actions_addclosefrom_np, glibc 2.34 and later, a GNU extension Swift
+/// does not see). Returns 0, or -1 where the C library lacks it (then nothing is added).
+int schedbench_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
 #endif

@@ -141,6 +141,9 @@ struct ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, stderr, 2)
         posix_spawn_file_actions_adddup2(&actions, reply, 3)
+        // Nothing else of the parent's: a child must not hold descriptors it has no use for
+        // (someone waiting for them to close would wait for the child too).
+        _ = schedbench_spawn_close_from(&actions, 4)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -89,7 +89,7 @@ public struct InterleavedRuns: Sendable {
                 do {
                     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
                 } catch {
-                    throw BenchError.unwritable(path: url.path, problem: error.localizedDescription)
+                    throw BenchError.unwritable(path: url.path, problem: FileProblem.describe(error, at: url))
                 }
                 try ResultsFiles.write(merged[side]!, provenance: reply.provenance, to: url)
             }

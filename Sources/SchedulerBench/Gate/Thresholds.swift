@@ -34,7 +34,9 @@ public struct Thresholds: Sendable, Equatable {
     public static func read(_ path: String, defaultThreshold: Double) throws -> Thresholds {
         func fail(_ problem: String) -> BenchError { .unreadable(path: path, problem: problem) }
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch { throw fail("cannot read: \(error.localizedDescription)") }
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw fail("cannot read: \(FileProblem.describe(error, at: URL(fileURLWithPath: path)))")
+        }
         let root: JSONNode
         do {
             root = try JSONDecoder().decode(JSONNode.self, from: data)

@@ -28,7 +28,8 @@ enum InstructionCounter {
     static func instructions(inDump output: String) throws -> UInt64 {
         let text: String
         do { text = try String(contentsOfFile: output, encoding: .utf8) } catch {
-            throw BenchError.unreadable(path: output, problem: "no callgrind output: \(error.localizedDescription)")
+            throw BenchError.unreadable(
+                path: output, problem: "no callgrind output: \(FileProblem.describe(error, at: URL(fileURLWithPath: output)))")
         }
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("totals:") || $0.hasPrefix("summary:") }),
             let instructions = line.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) })

@@ -24,7 +24,7 @@ enum CSVFile {
         do {
             try data.write(to: url, options: .atomic)
         } catch {
-            throw BenchError.unwritable(path: url.path, problem: error.localizedDescription)
+            throw BenchError.unwritable(path: url.path, problem: FileProblem.describe(error, at: url))
         }
     }
 
@@ -34,13 +34,13 @@ enum CSVFile {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw BenchError.unreadable(path: url.path, problem: "cannot read: \(error.localizedDescription)")
+            throw BenchError.unreadable(path: url.path, problem: "cannot read: \(FileProblem.describe(error, at: url))")
         }
         let reader: CSVReader
         do {
             reader = try CSVReader(string: text, hasHeaderRow: true)
         } catch {
-            throw BenchError.unreadable(path: url.path, problem: "not CSV: \(error)")
+            throw BenchError.unreadable(path: url.path, problem: text.isEmpty ? "empty file, not a results file" : "not CSV: \(error)")
         }
         guard let header = reader.headerRow else { throw BenchError.unreadable(path: url.path, problem: "empty file") }
         let missing = required.filter { !header.contains($0) }

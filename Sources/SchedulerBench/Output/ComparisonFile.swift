@@ -35,7 +35,7 @@ public enum ComparisonFile {
         do {
             try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
-            throw BenchError.unwritable(path: url.path, problem: error.localizedDescription)
+            throw BenchError.unwritable(path: url.path, problem: FileProblem.describe(error, at: url))
         }
     }
 }

@@ -48,6 +48,19 @@ public enum ResultsFiles {
         }
     }
 
+    /// Creates `directory` if needed and checks that files can be written there, before
+    /// anything is measured. Throws `BenchError.unwritable` saying why not.
+    public static func prepare(_ directory: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let probe = directory.appendingPathComponent(".schedbench-write-test")
+            try Data().write(to: probe)
+            try FileManager.default.removeItem(at: probe)
+        } catch {
+            throw BenchError.unwritable(path: directory.path, problem: FileProblem.describe(error, at: directory.appendingPathComponent("x")))
+        }
+    }
+
     /// Writes both files atomically into `directory` (which must exist).
     public static func write(_ cases: [CaseResult], provenance: Provenance, to directory: URL) throws {
         try CSVFile.write(
