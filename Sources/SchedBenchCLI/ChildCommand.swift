@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SchedulerBench
 
 /// `schedbench _child`: the child side of the engine's child protocol (`ChildRequest`).
@@ -10,6 +11,12 @@ struct ChildCommand: ParsableCommand {
         abstract: "Serve one child-protocol request (used by run --isolate, counting trials and gate).",
         shouldDisplay: false
     )
+
+    func validate() throws {
+        guard fcntl(3, F_GETFD) != -1 else {
+            throw ValidationError("_child is started by schedbench itself and answers on file descriptor 3, which is not open here")
+        }
+    }
 
     func run() throws {
         ChildService.serve()

@@ -135,6 +135,9 @@ final class CommandLineTests: SchedBenchTestCase {
             XCTAssertFalse(help.stdout.contains(flag), "\(flag) in:\n\(help.stdout)")
         }
         XCTAssertFalse(try schedbench(["--help"]).stdout.contains("_child"), "the child subcommand is not listed")
+        let byHand = try schedbench(["_child"])
+        XCTAssertEqual(byHand.status, 64, "a person starting _child is told what it is")
+        XCTAssertTrue(byHand.stderr.contains("started by schedbench itself"), byHand.stderr)
     }
 
     /// The trampoline runs on one thread, so callgrind's count must repeat exactly.
