@@ -50,26 +50,26 @@ struct ChildProcess {
     /// is killed too.
     func run(_ request: ChildRequest, observer: any BenchObserver = SilentObserver(), timeout: TimeInterval? = nil) throws -> ChildReply {
         let requestData = try ChildMessage.encoder().encode(request)
-        let requestPipe = try Self.socketPair()
+        let requestChannel = try Self.socketPair()
         let replyPipe = try Self.pipe()
         let errorPipe = try Self.pipe()
 
         let pid: pid_t
         do {
-            pid = try spawn(stdin: requestPipe.read, stderr: errorPipe.write, reply: replyPipe.write)
+            pid = try spawn(stdin: requestChannel.read, stderr: errorPipe.write, reply: replyPipe.write)
         } catch {
-            for fd in [requestPipe.read, requestPipe.write, replyPipe.read, replyPipe.write, errorPipe.read, errorPipe.write] { close(fd) }
+            for fd in [requestChannel.read, requestChannel.write, replyPipe.read, replyPipe.write, errorPipe.read, errorPipe.write] { close(fd) }
             throw error
         }
         // The parent keeps only its own ends; a child that exits then closes the others.
-        close(requestPipe.read)
+        close(requestChannel.read)
         close(replyPipe.write)
         close(errorPipe.write)
 
         let background = DispatchGroup()
         DispatchQueue.global().async(group: background) {
-            Self.writeAll(requestData, to: requestPipe.write)
-            close(requestPipe.write)
+            Self.writeAll(requestData, to: requestChannel.write)
+            close(requestChannel.write)
         }
         let errors = TailBuffer(limit: Self.stderrTail)
         DispatchQueue.global().async(group: background) {
@@ -103,10 +103,13 @@ struct ChildProcess {
             return reply == nil && protocolProblem == nil
         }
         close(replyPipe.read)
-        let status = Self.wait(for: pid)
+        // Until it is reaped, the exited child keeps its pid and so its group's id: only
+        // then may the group be killed without risk of hitting a stranger that reused them.
+        Self.waitForExit(pid)
         watchdog.disarm()
         // Leftovers of its group (say, a background process still holding stderr) go with it.
         kill(-pid, SIGKILL)
+        let status = Self.reap(pid)
         background.wait()
 
         let said = errors.lastLines(3)
@@ -191,7 +194,13 @@ struct ChildProcess {
         }
     }
 
-    private static func wait(for pid: pid_t) -> Termination {
+    /// Waits until the child has exited, leaving it unreaped (a zombie that holds its pid).
+    private static func waitForExit(_ pid: pid_t) {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+    }
+
+    private static func reap(_ pid: pid_t) -> Termination {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         // The wait-status macros are not imported: low 7 bits = terminating signal, 0 for an exit.
