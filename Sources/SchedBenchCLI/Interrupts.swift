@@ -2,22 +2,41 @@ import Dispatch
 import Foundation
 import SchedulerBench
 
-/// Ctrl-C for commands that run for long: the first one asks the engine to stop after
-/// the current case (or gate round) and keep what finished; a second one exits at once
-/// with status 130. Children run in process groups of their own, so the terminal's
-/// Ctrl-C reaches only this process, and they die with it.
+/// Signals for commands that run for long. Ctrl-C: the first asks the engine to stop after
+/// the current case (or gate round) and keep what finished; a second exits at once with
+/// status 130. SIGTERM exits at once with status 143. Exiting at once removes the scratch
+/// space first; what finished is already on disk. Children run in process groups of their
+/// own, so the terminal's Ctrl-C reaches only this process, and they die with it.
 enum Interrupts {
-    /// Installs the handler; cancel the returned source to remove it.
-    static func stopAfterCurrentCase(_ cancellation: CancellationToken) -> DispatchSourceSignal {
+    /// Installs the handlers; cancel the returned value to remove them.
+    static func stopAfterCurrentCase(_ cancellation: CancellationToken) -> Installed {
         signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler {
-            if cancellation.cancel() {
-                _exit(ExitStatus.interrupted.rawValue)
-            }
+        signal(SIGTERM, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupt.setEventHandler {
+            if cancellation.cancel() { exitNow(ExitStatus.interrupted.rawValue) }
             printError("\ninterrupt: stopping after the current case (Ctrl-C again to quit now)")
         }
-        source.resume()
-        return source
+        let terminate = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
+        terminate.setEventHandler { exitNow(128 + SIGTERM) }
+        interrupt.resume()
+        terminate.resume()
+        return Installed(sources: [interrupt, terminate])
+    }
+
+    private static func exitNow(_ status: Int32) -> Never {
+        ScratchSpace.removeAll()
+        _exit(status)
+    }
+
+    struct Installed {
+        let sources: [DispatchSourceSignal]
+
+        /// Removes the handlers: the signals' default actions apply again.
+        func cancel() {
+            for source in sources { source.cancel() }
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+        }
     }
 }

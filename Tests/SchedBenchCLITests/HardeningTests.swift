@@ -192,4 +192,67 @@ final class HardeningTests: SchedBenchTestCase {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
         return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
     }
+
+    /// Defect: SIGTERM left a run's scratch (callgrind dumps, the stripped binary) behind.
+    func testSIGTERMRemovesTheScratchSpaceAndEndsTheChildren() throws {
+        guard InstructionCounter.findValgrind() != nil else { throw XCTSkip("valgrind is not installed") }
+        let parent = Process()
+        parent.executableURL = executable
+        parent.arguments = [
+            "run", "--suite", "quick", "--workload", "periodic.catchUp", "--scheduler", "serial", "--strategy", "catchUp",
+            "--events", "3000", "--rate", "1000", "--trials", "1", "--warmup", "0", "--no-allocations", "--instructions",
+            "--out", try temporaryDirectory().path, "--quiet",
+        ]
+        parent.standardOutput = FileHandle.nullDevice
+        parent.standardError = FileHandle.nullDevice
+        try parent.run()
+        defer { if parent.isRunning { parent.terminate() } }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("schedbench-\(parent.processIdentifier)")
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: scratch.path) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: scratch.path), "the instruction count never made its scratch space")
+        let children = Self.descendants(of: parent.processIdentifier)
+        kill(parent.processIdentifier, SIGTERM)
+        let gone = Date().addingTimeInterval(10)
+        while Self.isAlive(parent.processIdentifier) && Date() < gone { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertFalse(Self.isAlive(parent.processIdentifier), "SIGTERM ends schedbench")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.path), "the scratch space is removed")
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(children.filter(Self.isAlive), [], "no child outlives it")
+    }
+
+    /// Every live process below `pid`.
+    private static func descendants(of pid: Int32) -> [Int32] {
+        var found: [Int32] = []
+        var frontier = [pid]
+        let all = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init)
+        while let next = frontier.popLast() {
+            for candidate in all where parentOf(candidate) == next {
+                found.append(candidate)
+                frontier.append(candidate)
+            }
+        }
+        return found
+    }
+
+    private static func parentOf(_ pid: Int32) -> Int32? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]) : nil
+    }
+
+    /// Defect: gate kept a child's whole stderr in memory (200 MB of it → 817 MB resident).
+    func testAChildsStandardErrorIsKeptBounded() throws {
+        let noisy = try script("head -c 200000000 /dev/zero | tr '\\0' x >&2\necho 'last words' >&2\nexit 0")
+        let run = try schedbench(
+            [
+                "gate", "--baseline", executable.path, "--candidate", noisy.path, "--rounds", "2",
+                "--out", try temporaryDirectory().path, "--",
+            ] + tinyRun)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("last words"), "the tail is kept: \(run.stderr.suffix(300))")
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        XCTAssertLessThan(usage.ru_maxrss, 200_000, "largest child so far, in KiB: the gate must not hold the 200 MB")
+    }
 }

@@ -161,7 +161,10 @@ struct ChildProcess {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
+        // A child's scratch lives in this process's, so removing ours removes its too.
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            .merging([ScratchSpace.environmentKey: ScratchSpace.root.path]) { $1 }
+            .map { "\($0.key)=\($0.value)" }
         let argv = [executable] + arguments
         var pid: pid_t = 0
         let result = withCStrings(argv) { argvPointers in
@@ -308,14 +311,16 @@ final class TailBuffer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         data.append(chunk)
-        if data.count > limit { data.removeFirst(data.count - limit) }
+        // A copy, not removeFirst: a Data that drops its front keeps its storage, which
+        // would grow with everything the child ever wrote.
+        if data.count > 2 * limit { data = Data(data.suffix(limit)) }
     }
 
     /// The last `count` non-empty lines, joined with " | ".
     func lastLines(_ count: Int) -> String {
         lock.lock()
         defer { lock.unlock() }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").suffix(count).joined(separator: " | ")
+        return String(decoding: data.suffix(limit), as: UTF8.self).split(separator: "\n").suffix(count).joined(separator: " | ")
     }
 }
 

@@ -73,7 +73,7 @@ public final class BenchRun {
     }
 
     public func execute() -> Outcome {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("schedbench-\(getpid())-\(UUID().uuidString)")
+        let scratch = ScratchSpace.makeDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let children = CaseIsolation(scratch: scratch, valgrind: valgrind)
         let runner = CaseRunner(options: options, counting: children, observer: observer)
