@@ -2,9 +2,18 @@
 #include "CProcess.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+int schedbench_name_thread(pthread_t thread, const char *name) {
+    char cut[16];
+    strncpy(cut, name, sizeof cut - 1);
+    cut[sizeof cut - 1] = 0;
+    return pthread_setname_np(thread, cut);
+}
 
 int schedbench_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))

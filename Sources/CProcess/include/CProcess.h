@@ -20,7 +20,12 @@ int schedbench_socketpair_cloexec(int fds[2]);
 /// send(2) with MSG_NOSIGNAL; returns what send returns.
 long schedbench_send_nosignal(int fd, const void *buffer, unsigned long length);
 
+#include <pthread.h>
 #include <spawn.h>
+
+/// Names a thread (pthread_setname_np, a GNU extension Swift does not see); names longer
+/// than 15 bytes are cut. Returns 0 or an error number.
+int schedbench_name_thread(pthread_t thread, const char *name);
 
 /// Adds "close every descriptor from `lowest` up" to a spawn's file actions
 /// (posix_spawn_file_actions_addclosefrom_np, glibc 2.34 and later, a GNU extension Swift

@@ -33,7 +33,7 @@ struct MainFlood: Workload {
         let done = DispatchSemaphore(value: 0)
         let probes = ProbeLatencies()
 
-        let flood = ProducerThreads(count: 1, name: "schedbench.flood") { _ in
+        let flood = try ProducerThreads(count: 1, name: "schedbench.flood") { _ in
             for sequence in 0..<events {
                 _ = scheduler.schedule(sequence) { sequence in
                     checker?.observe(producer: 0, sequence: sequence)
@@ -46,7 +46,7 @@ struct MainFlood: Workload {
                 }
             }
         }
-        let prober = ProducerThreads(count: 1, name: "schedbench.probe") { _ in
+        let prober = try ProducerThreads(count: 1, name: "schedbench.probe") { _ in
             let start = MonotonicClock.now()
             var index: UInt64 = 0
             while !floodDone.load(ordering: .acquiring) {

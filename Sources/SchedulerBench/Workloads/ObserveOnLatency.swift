@@ -37,8 +37,8 @@ struct ObserveOnLatency: Workload {
         let finishedAt = Atomic<UInt64>(0)
 
         // Paces the producer: event i is due at start + i·interval, whatever happened before.
-        func pace(_ send: @escaping (Item) -> Void) -> ProducerThreads {
-            ProducerThreads(count: 1, name: "schedbench.paced") { _ in
+        func pace(_ send: @escaping (Item) -> Void) throws -> ProducerThreads {
+            try ProducerThreads(count: 1, name: "schedbench.paced") { _ in
                 let start = MonotonicClock.now()
                 for sequence in 0..<events {
                     let due = start + UInt64(sequence) * interval
@@ -61,7 +61,7 @@ struct ObserveOnLatency: Workload {
                     lastArrived.signal()
                 }
             }
-            let producer = pace(channel.send)
+            let producer = try pace(channel.send)
             let start = producer.start()
             _ = lastArrived.wait(seconds: timeout, orReport: invariants, "\(consumer.delivered) of \(events) events delivered")
             _ = producer.join(timeout: timeout)
@@ -87,7 +87,7 @@ struct ObserveOnLatency: Workload {
                     }
                 })
         )
-        let producer = pace(subject.onNext)
+        let producer = try pace(subject.onNext)
         let start = producer.start()
         _ = lastArrived.wait(seconds: timeout, orReport: invariants, "\(consumer.delivered) of \(events) events delivered")
         _ = producer.join(timeout: timeout)

@@ -27,7 +27,7 @@ struct ObserveOnThroughput: Workload {
 
         if benchCase.strategy.isBaseline {
             let channel = ContextBaseline.Channel(strategy: benchCase.strategy, deliver: { consumer.consume($0) })
-            let producers = ProducerThreads(count: benchCase.producers, name: "schedbench.producer") { producer in
+            let producers = try ProducerThreads(count: benchCase.producers, name: "schedbench.producer") { producer in
                 for sequence in 0..<shares[producer] {
                     channel.send(Item(producer: producer, sequence: sequence, payloadBytes: payload))
                 }

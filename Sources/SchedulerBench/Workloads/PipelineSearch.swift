@@ -63,7 +63,7 @@ struct PipelineSearch: Workload {
                 }
             })
 
-        let typist = ProducerThreads(count: 1, name: "schedbench.typist") { _ in
+        let typist = try ProducerThreads(count: 1, name: "schedbench.typist") { _ in
             let start = MonotonicClock.now()
             for index in 0..<keystrokes {
                 let due = start + UInt64(index) * interval

@@ -52,7 +52,7 @@ struct ScheduleThroughput: Workload {
             return TrialOutcome(elapsedNanos: MonotonicClock.now() - start, operations: benchCase.events)
         }
 
-        let producers = ProducerThreads(count: benchCase.producers, name: "schedbench.producer") { producer in
+        let producers = try ProducerThreads(count: benchCase.producers, name: "schedbench.producer") { producer in
             for sequence in 0..<shares[producer] {
                 _ = scheduler.schedule(sequence) { action(producer: producer, sequence: $0) }
             }
