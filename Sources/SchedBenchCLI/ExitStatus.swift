@@ -17,12 +17,14 @@ enum ExitStatus: Int32, Error {
     case usage = 64
     /// Interrupted by Ctrl-C; what finished is kept.
     case interrupted = 130
+    /// Ended by SIGTERM (128 + 15); what finished is kept.
+    case terminated = 143
 
     static let documentation = """
         Exit codes: 0 ok; 1 error (unreadable, mismatched or unwritable input or output, \
         a case or child process that could not run); 2 performance regression (compare, \
         gate); 3 correctness failure (invariant violated or resources leaked); 64 usage; \
-        130 interrupted.
+        130 interrupted; 143 terminated.
         """
 
     /// A run's status: a correctness failure outranks an error, which outranks an interruption.

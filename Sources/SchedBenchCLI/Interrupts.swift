@@ -18,7 +18,7 @@ enum Interrupts {
             printError("\ninterrupt: stopping after the current case (Ctrl-C again to quit now)")
         }
         let terminate = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
-        terminate.setEventHandler { exitNow(128 + SIGTERM) }
+        terminate.setEventHandler { exitNow(ExitStatus.terminated.rawValue) }
         interrupt.resume()
         terminate.resume()
         return Installed(sources: [interrupt, terminate])

@@ -39,6 +39,8 @@ final class ExitStatusTests: XCTestCase {
     }
 
     func testTheNumbersAreTheDocumentedOnes() {
-        XCTAssertEqual([ExitStatus.ok, .error, .regression, .correctnessFailure, .usage, .interrupted].map(\.rawValue), [0, 1, 2, 3, 64, 130])
+        XCTAssertEqual(
+            [ExitStatus.ok, .error, .regression, .correctnessFailure, .usage, .interrupted, .terminated].map(\.rawValue),
+            [0, 1, 2, 3, 64, 130, 143])
     }
 }

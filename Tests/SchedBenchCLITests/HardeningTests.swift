@@ -219,6 +219,8 @@ final class HardeningTests: SchedBenchTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.path), "the scratch space is removed")
         Thread.sleep(forTimeInterval: 1)
         XCTAssertEqual(children.filter(Self.isAlive), [], "no child outlives it")
+        parent.waitUntilExit()
+        XCTAssertEqual(parent.terminationStatus, 143, "the documented status for SIGTERM")
     }
 
     /// Every live process below `pid`.
