@@ -131,6 +131,11 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("--out '' names no directory")
         }
         if let problem = FaultInjection.environmentProblem { throw ValidationError(problem) }
+        for benchCase in try plan().expand().cases where benchCase.rateHz > 0 && benchCase.events / benchCase.rateHz > Limits.pacedSecondsPerTrial {
+            throw ValidationError(
+                "\(benchCase): \(benchCase.events) events at \(benchCase.rateHz) Hz take \(benchCase.events / benchCase.rateHz) s per trial, "
+                    + "over the limit of \(Limits.pacedSecondsPerTrial) s; raise --rate or lower --events")
+        }
         for benchCase in try plan().expand().cases where benchCase.payloadBytes * benchCase.events > Limits.payloadBytesPerTrial {
             throw ValidationError(
                 "\(benchCase): \(benchCase.payloadBytes) payload bytes × \(benchCase.events) events exceeds "

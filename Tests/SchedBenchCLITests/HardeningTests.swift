@@ -82,6 +82,7 @@ final class HardeningTests: SchedBenchTestCase {
             (["--trials", "-1"], "--trials -1 is outside"),
             (["--rate", "0"], "--rate 0 is outside"),
             (["--payload", "65536", "--events", "100000", "--workload", "observeOn.throughput"], "GiB per trial"),
+            (["--events", "100000", "--rate", "1", "--workload", "periodic.catchUp"], "take 100000 s per trial, over the limit of 3600 s"),
         ] {
             let run = try schedbench(["run", "--suite", "quick", "--dry-run"] + arguments)
             XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")

@@ -12,6 +12,9 @@ public enum Limits {
     public static let payloadBytesPerTrial = 4 << 30
     /// Pacing rate, events per second.
     public static let rateHz = 1...10_000_000
+    /// Seconds a paced trial may last (events ÷ rate): a slow rate must not turn a trial
+    /// into hours that only a second Ctrl-C can end.
+    public static let pacedSecondsPerTrial = 3_600
     /// Timed trials per case (and gate rounds).
     public static let trials = 1...1_000
     /// Warmup trials per case.
