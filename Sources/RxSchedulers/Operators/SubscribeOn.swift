@@ -2,9 +2,13 @@ extension ObservableType {
     /// Subscribes to the source, and disposes that subscription, on `scheduler`.
     /// Events are delivered on whatever thread the source sends them. The per-event
     /// code is specialized in the caller.
+    ///
+    /// The source is subscribed as it is, not through `asObservable()`: wrapping a type that
+    /// is not an `Observable` would dispose it inline when it stops, and the only disposal
+    /// must be the one scheduled on `scheduler` (as in RxSwift).
     @inlinable
     public func subscribe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
-        let source = asObservable()
+        let source = self
         return ClosureProducer<Element> { downstream, cancel in
             let gate = SinkGate(disposing: cancel)
             let upstream = ClosureObserver<Element> { event in gate.relay(event, to: downstream) }
@@ -16,9 +20,9 @@ extension ObservableType {
 /// Subscribes `observer` to `source` on `scheduler`; the returned disposable cancels the
 /// pending subscription, or disposes the subscription on `scheduler` once it exists.
 @usableFromInline
-func subscribeScheduled<Element>(_ source: Observable<Element>, _ observer: ClosureObserver<Element>, on scheduler: ImmediateSchedulerType)
-    -> Disposable
-{
+func subscribeScheduled<Source: ObservableType>(
+    _ source: Source, _ observer: ClosureObserver<Source.Element>, on scheduler: ImmediateSchedulerType
+) -> Disposable {
     let everything = SerialDisposable()
     let pendingSchedule = SingleAssignmentDisposable()
     everything.disposable = pendingSchedule

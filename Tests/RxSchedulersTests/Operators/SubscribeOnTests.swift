@@ -49,4 +49,21 @@ final class SubscribeOnTests: RxTestCase {
         XCTAssertEqual(observer.events, [.next(210, 1), .next(220, 2)])
         XCTAssertEqual(source.subscriptions, [Subscription(201, 251)])
     }
+
+    /// A test observable is an `ObservableType` but not an `Observable`: its subscription
+    /// must end only when the disposal scheduled on the scheduler runs (301), not inline
+    /// when it completes (300), as RxSwift records it.
+    func testASourceThatIsNotAnObservableIsDisposedOnlyOnTheScheduler() {
+        for stop in [Recorded<Event<Int>>.completed(300), .error(300, TestError(1))] {
+            let scheduler = TestScheduler(initialClock: 0)
+            let source = scheduler.createHotObservable([.next(210, 1), stop])
+            let observer = scheduler.start { source.subscribe(on: scheduler) }
+            XCTAssertEqual(observer.events, [.next(210, 1), stop])
+            XCTAssertEqual(source.subscriptions, [Subscription(201, 301)])
+        }
+        let cold = TestScheduler(initialClock: 0)
+        let xs = cold.createColdObservable([.next(10, 1), .completed(20)])
+        _ = cold.start { xs.subscribe(on: cold) }
+        XCTAssertEqual(xs.subscriptions, [Subscription(201, 222)])
+    }
 }
