@@ -19,7 +19,12 @@ struct CaseIsolation: Sendable {
     func run(_ benchCase: BenchCase, options: RunOptions, observer: any BenchObserver) throws -> CaseResult {
         let child = ChildProcess(binary: executable)
         let reply = try child.run(
-            ChildRequest(job: .cases, cases: [benchCase], options: options), observer: TrialEvents(observer),
+            ChildRequest(job: .cases, cases: [benchCase], options: options),
+            observer: FilteringObserver(observer) {
+                // The parent reports the case itself; only the child's trial progress passes.
+                if case .trialStarted = $0 { return true }
+                return false
+            },
             timeout: options.childTimeout)
         return try Self.single(reply, benchCase, child.name).result
     }
@@ -88,15 +93,5 @@ struct CaseIsolation: Sendable {
             throw BenchError.childFailed(executable: name, problem: "replied with neither a result nor an error for \(benchCase)")
         }
         return (result, outcome.operations)
-    }
-}
-
-/// Forwards only a child's trial events: the parent reports the case itself.
-private struct TrialEvents: BenchObserver {
-    let observer: any BenchObserver
-    init(_ observer: any BenchObserver) { self.observer = observer }
-
-    func benchEvent(_ event: BenchEvent) {
-        if case .trialStarted = event { observer.benchEvent(event) }
     }
 }

@@ -74,7 +74,14 @@ public struct InterleavedRuns: Sendable {
                     explicit: childTimeout, default: options.childTimeout,
                     firstRoundSeconds: round == 1 ? [] : firstRoundSeconds)
                 let reply = try child.run(
-                    ChildRequest(job: .cases, cases: cases, options: roundOptions), observer: RoundEvents(observer),
+                    ChildRequest(job: .cases, cases: cases, options: roundOptions),
+                    observer: FilteringObserver(observer) {
+                        // Progress passes; the gate reports results itself.
+                        switch $0 {
+                        case .caseStarted, .trialStarted, .caseFailed: return true
+                        case .caseFinished, .roundStarted: return false
+                        }
+                    },
                     timeout: timeout)
                 if round == 1 { firstRoundSeconds.append(Date().timeIntervalSince(started)) }
                 var results: [CaseResult] = []
@@ -114,18 +121,5 @@ public struct InterleavedRuns: Sendable {
             }
         }
         return merged
-    }
-}
-
-/// Forwards a round's case and trial progress; the gate reports results itself.
-private struct RoundEvents: BenchObserver {
-    let observer: any BenchObserver
-    init(_ observer: any BenchObserver) { self.observer = observer }
-
-    func benchEvent(_ event: BenchEvent) {
-        switch event {
-        case .caseStarted, .trialStarted, .caseFailed: observer.benchEvent(event)
-        case .caseFinished, .roundStarted: break
-        }
     }
 }

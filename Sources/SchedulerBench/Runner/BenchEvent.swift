@@ -26,3 +26,19 @@ public struct SilentObserver: BenchObserver {
     public init() {}
     public func benchEvent(_ event: BenchEvent) {}
 }
+
+/// Passes on the events `passes` accepts: how a parent forwards the part of a child's
+/// progress it does not report itself.
+struct FilteringObserver: BenchObserver {
+    let observer: any BenchObserver
+    let passes: @Sendable (BenchEvent) -> Bool
+
+    init(_ observer: any BenchObserver, passes: @escaping @Sendable (BenchEvent) -> Bool) {
+        self.observer = observer
+        self.passes = passes
+    }
+
+    func benchEvent(_ event: BenchEvent) {
+        if passes(event) { observer.benchEvent(event) }
+    }
+}
