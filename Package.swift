@@ -16,6 +16,14 @@ let package = Package(
         .library(name: "SchedulerBench", targets: ["SchedulerBench"]),
         .executable(name: "schedbench", targets: ["schedbench"]),
     ],
+    traits: [
+        // Stress points and seeded bugs in the core, for `schedbench stress`
+        // (`swift build --traits StressHooks`). Off by default: without it they compile to nothing.
+        .trait(
+            name: "StressHooks",
+            description: "Compile the core's stress points (perturbation for schedbench stress) and its seeded bugs (RXSCHEDULERS_SEEDED_BUG)."
+        )
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
@@ -52,6 +60,7 @@ let package = Package(
             name: "SchedulerBench",
             dependencies: [
                 "RxSchedulers",
+                "CSpinHint",
                 "CCallgrind",
                 "CProcess",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

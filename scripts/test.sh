@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: the full suite in a debug build, the core's tests again in a release
-# build (its hot paths are inlined into callers there), the whole suite under
-# ThreadSanitizer (it must report nothing), and the DocC catalogs (no warnings allowed).
+# build (its hot paths are inlined into callers there) followed by a short stress pass
+# (schedbench stress, 45 s, a fresh seed), the whole suite under ThreadSanitizer (it must
+# report nothing), and the DocC catalogs (no warnings allowed). Every build has the
+# StressHooks trait: the core's stress points and seeded bugs, which the stress tests need.
 #   scripts/test.sh                 everything
 #   SKIP_RELEASE=1 scripts/test.sh  without the release pass
 #   SKIP_TSAN=1 scripts/test.sh     without the ThreadSanitizer pass
@@ -13,18 +15,25 @@ source scripts/env.sh
 ensure_debian_packages libjemalloc-dev pkg-config valgrind
 
 echo "== swift test"
-swift test
+swift test --traits StressHooks
 
 if [ "${SKIP_RELEASE:-0}" != "1" ]; then
     echo "== swift test -c release (RxSchedulersTests)"
     # -enable-testing: some core tests import the module with @testable.
-    swift test -c release -Xswiftc -enable-testing --scratch-path .build-release-tests --filter RxSchedulersTests
+    release=(-c release -Xswiftc -enable-testing --traits StressHooks --scratch-path .build-release-tests)
+    swift test "${release[@]}" --filter RxSchedulersTests
+    echo "== schedbench stress (release, 45 s; a failure prints its seed and replay command)"
+    swift build "${release[@]}" --product schedbench
+    stress_out="$(mktemp -d)"
+    .build-release-tests/release/schedbench stress --duration 45 --out "$stress_out/stress" --quiet
+    rm -rf "$stress_out"
 fi
 
 if [ "${SKIP_TSAN:-0}" != "1" ]; then
     echo "== swift test --sanitize=thread"
     # TSAN_OPTIONS makes any report fail the run, not just print.
-    TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" swift test --sanitize=thread --scratch-path .build-tsan
+    # The stress scenarios run here too, briefly (StressRunnerTests), with their perturbation.
+    TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" swift test --sanitize=thread --traits StressHooks --scratch-path .build-tsan
 fi
 
 if [ "${SKIP_DOCS:-0}" != "1" ]; then

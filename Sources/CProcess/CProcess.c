@@ -6,6 +6,8 @@
 #include <string.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <stdio.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 int schedbench_name_thread(pthread_t thread, const char *name) {
@@ -67,3 +69,13 @@ int schedbench_pipe_cloexec(int fds[2]) {
     return 0;
 }
 #endif
+
+void schedbench_describe_current_thread(char *buffer, unsigned long length) {
+    char name[32] = "?";
+#if defined(__linux__)
+    pthread_getname_np(pthread_self(), name, sizeof name);
+    snprintf(buffer, length, "%s (tid %ld)", name, (long)syscall(SYS_gettid));
+#else
+    snprintf(buffer, length, "%s", name);
+#endif
+}

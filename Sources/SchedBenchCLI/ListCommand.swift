@@ -34,6 +34,12 @@ struct ListCommand: ParsableCommand {
         lines += StrategyName.allCases.map { "  \(padded($0.rawValue, 16))\($0.summary)" }
         lines.append("\nSuites:")
         lines += Suite.all.map { "  \(padded($0.name, 16))\($0.summary)" }
+        lines.append("\nStress scenarios (schedbench stress):")
+        for scenario in StressScenarioName.allCases {
+            lines.append("  \(padded(scenario.rawValue, 22))\(scenario.summary)")
+            lines.append("\(indent)checks: \(scenario.checks.map(\.rawValue).joined(separator: ", "))")
+            lines.append("\(indent)seeded bugs it catches: \(scenario.catches.map(\.rawValue).joined(separator: ", "))")
+        }
         return lines.joined(separator: "\n")
     }
 }

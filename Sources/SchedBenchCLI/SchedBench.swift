@@ -15,7 +15,7 @@ public struct SchedBench: ParsableCommand {
 
             \(ExitStatus.documentation)
             """,
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, ChildCommand.self]
+        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, StressCommand.self, ChildCommand.self]
     )
 
     public init() {}

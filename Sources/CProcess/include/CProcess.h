@@ -31,5 +31,9 @@ int schedbench_name_thread(pthread_t thread, const char *name);
 /// (posix_spawn_file_actions_addclosefrom_np, glibc 2.34 and later, a GNU extension Swift
 /// does not see). Returns 0, or -1 where the C library lacks it (then nothing is added).
 int schedbench_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
+/// Writes the calling thread's name and kernel thread id as "name (tid N)" into `buffer`
+/// (pthread_getname_np and gettid are GNU extensions Swift does not see): how a stress
+/// hang report names a thread the harness did not start.
+void schedbench_describe_current_thread(char *buffer, unsigned long length);
 
 #endif

@@ -15,6 +15,7 @@ public final class SerialDisposable: Cancelable, @unchecked Sendable {
     public var disposable: Disposable {
         get { lock.performLocked { current ?? Disposables.create() } }
         set {
+            stressPoint(.serialSetting)
             let (replaced, disposeNew): (Disposable?, Bool) = lock.performLocked {
                 if disposed { return (nil, true) }
                 let replaced = current
@@ -22,7 +23,7 @@ public final class SerialDisposable: Cancelable, @unchecked Sendable {
                 return (replaced, false)
             }
             replaced?.dispose()
-            if disposeNew { newValue.dispose() }
+            if disposeNew && !SeededBug.isActive(.serialDisposableLeak) { newValue.dispose() }
         }
     }
 

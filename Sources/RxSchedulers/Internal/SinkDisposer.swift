@@ -21,6 +21,7 @@ final class SinkDisposer: Cancelable, @unchecked Sendable {
     func setSinkAndSubscription(sink: Disposable, subscription: Disposable) {
         self.sink = sink
         self.subscription = subscription
+        stressPoint(.sinkAssigning)
         let previous = state.bitwiseOr(Self.assignedBit, ordering: .acquiringAndReleasing).oldValue
         precondition(previous & Self.assignedBit == 0, "SinkDisposer: sink and subscription already set")
         if previous & Self.disposedBit != 0 {
@@ -35,6 +36,7 @@ final class SinkDisposer: Cancelable, @unchecked Sendable {
     func dispose() {
         let previous = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
         guard previous & Self.disposedBit == 0, previous & Self.assignedBit != 0 else { return }
+        stressPoint(.sinkDisposing)
         let sink = self.sink
         let subscription = self.subscription
         self.sink = nil

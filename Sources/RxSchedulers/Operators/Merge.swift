@@ -118,6 +118,11 @@ final class MergeSink<Element>: @unchecked Sendable {
         activeCount += 1
         lock.unlock()
         let observer = ClosureObserver<Element> { event in
+            stressPoint(.mergeForwarding)
+            if SeededBug.isActive(.mergeUnserialized), case .next = event {
+                if !self.gate.isClosed { self.downstream.on(event) }
+                return
+            }
             self.lock.lock()
             defer { self.lock.unlock() }
             switch event {

@@ -91,15 +91,17 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
             let index = Int(word >> Self.claimShift)
             let chunk = Self.unpack(word)
             if index < Self.chunkCapacity {
+                stressPoint(.queueClaimed)
                 chunk.publish(element, at: index)
                 return
             }
             if index == Self.chunkCapacity {
                 let next = Chunk()
                 next.publish(element, at: 0)
+                stressPoint(.queueBoundaryWon)
                 chunk.link(next)
                 tail.store(Self.pack(next, claims: 1), ordering: .releasing)
-                return
+                if !SeededBug.isActive(.queueBoundaryDuplicate) { return }
             }
             Self.awaitNextChunk(tail)
         }
@@ -114,12 +116,15 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
         var backoff = Backoff()
         var reported = false
         let started = MonotonicClock.now()
+        let waitsAtCapacity = SeededBug.isActive(.queueBoundaryHang)
         while true {
+            stressPoint(.queueAwaitingChunk)
             let word = tail.load(ordering: .acquiring)
+            if waitsAtCapacity, Int(word >> claimShift) < chunkCapacity { return }
             // Waiting is safe only while claims exceed the capacity: then some producer
             // got exactly `capacity` and is installing the next chunk. At exactly the
             // capacity nobody has won yet — the next claim wins — so retry.
-            if Int(word >> claimShift) <= chunkCapacity { return }
+            if !waitsAtCapacity, Int(word >> claimShift) <= chunkCapacity { return }
             backoff.wait()
             if !reported, backoff.rounds > 1_024, MonotonicClock.now() - started > 5_000_000_000 {
                 reported = true
@@ -133,6 +138,7 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
     /// published yet. One consumer at a time.
     @inlinable
     public func dequeue() -> Element? {
+        stressPoint(.queueDequeuing)
         if headIndex == Self.chunkCapacity {
             guard let next = head.next else { return nil }
             let finished = head

@@ -63,7 +63,7 @@ public class CurrentThreadScheduler: ImmediateSchedulerType {
         defer { trampoline.isRunning = false }
         let disposable = action(state)
         while let item = trampoline.queue.dequeue() {
-            if !item.isDisposed { item.invoke() }
+            if !item.isDisposed || SeededBug.isActive(.trampolineRunsDisposed) { item.invoke() }
         }
         return disposable
     }

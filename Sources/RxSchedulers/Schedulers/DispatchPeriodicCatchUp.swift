@@ -34,6 +34,7 @@ final class DispatchPeriodicCatchUp<State>: Cancelable, @unchecked Sendable {
         // which releases the handler.
         timer.setEventHandler {
             let fired = max(1, Int(timer.data))
+            stressPoint(.periodicTicked)
             if self.pendingTicks.wrappingAdd(fired, ordering: .acquiringAndReleasing).oldValue == 0 {
                 self.queue.async { self.runPendingTick() }
             }
@@ -46,7 +47,8 @@ final class DispatchPeriodicCatchUp<State>: Cancelable, @unchecked Sendable {
     private func runPendingTick() {
         if isDisposed { return }
         state = action(state)
-        if pendingTicks.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue > 0 {
+        let ran = SeededBug.isActive(.catchUpMergesTicks) ? max(1, pendingTicks.load(ordering: .acquiring)) : 1
+        if pendingTicks.wrappingSubtract(ran, ordering: .acquiringAndReleasing).newValue > 0 {
             queue.async { self.runPendingTick() }
         }
     }

@@ -85,7 +85,9 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     /// generic set-up (a stack copy of the state sized at run time) does not burden it.
     @inlinable
     override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        if DispatchQueue.isMain && inlineDepth == 0 && numberEnqueued.load(ordering: .acquiring) == 0 {
+        if DispatchQueue.isMain && (inlineDepth == 0 || SeededBug.isActive(.mainReentrant))
+            && (numberEnqueued.load(ordering: .acquiring) == 0 || SeededBug.isActive(.mainJumpsQueue))
+        {
             inlineDepth = 1
             defer { inlineDepth = 0 }
             return action(state)
@@ -97,6 +99,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     @usableFromInline
     func enqueue<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         numberEnqueued.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        stressPoint(.mainEnqueuing)
         switch dispatch {
         case .perAction:
             let cancel = SingleAssignmentDisposable()
@@ -122,6 +125,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
         var ran = 0
         while true {
             while let item = pendingActions.dequeue() ?? SpinWait.poll(pendingActions.dequeue) {
+                stressPoint(.mainDraining)
                 if !item.isDisposed { item.invoke() }
                 numberEnqueued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
                 ran += 1

@@ -35,12 +35,14 @@ final class PeriodicCatchUp<State>: @unchecked Sendable {
         switch command {
         case .tick:
             recursive.schedule(.tick, dueTime: period)
+            stressPoint(.periodicTicked)
             if pendingTicks.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == 1 {
                 handle(.dispatch, recursive)
             }
         case .dispatch:
             state = action(state)
-            if pendingTicks.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue > 0 {
+            let ran = SeededBug.isActive(.catchUpMergesTicks) ? max(1, pendingTicks.load(ordering: .acquiring)) : 1
+            if pendingTicks.wrappingSubtract(ran, ordering: .acquiringAndReleasing).newValue > 0 {
                 recursive.schedule(.dispatch)
             }
         }

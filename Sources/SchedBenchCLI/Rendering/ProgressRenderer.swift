@@ -6,20 +6,19 @@ import SchedulerBench
 /// correctness failures, cases that could not run, harness overhead, gate rounds — which
 /// are printed in any case.
 final class ProgressRenderer: BenchObserver, @unchecked Sendable {
-    private let live: Bool
+    private let line: StatusLine
     private let lock = NSLock()
-    private var shown = false
     private var round = ""
     private var label = ""
 
     /// `live`: redraw a progress line (a terminal without `--quiet`).
-    init(live: Bool) { self.live = live }
+    init(live: Bool) { line = StatusLine(live: live) }
 
     func benchEvent(_ event: BenchEvent) {
         switch event {
         case .roundStarted(let round, let of, let side):
             lock.withLock { self.round = "[round \(round)/\(of) \(side.rawValue)] " }
-            if live { update("") } else { message("gate: round \(round)/\(of): \(side.rawValue)") }
+            if line.isLive { update("") } else { message("gate: round \(round)/\(of): \(side.rawValue)") }
         case .caseStarted(let benchCase, let index, let count):
             lock.withLock { label = "[\(index)/\(count)] \(benchCase)" }
             update("")
@@ -29,17 +28,14 @@ final class ProgressRenderer: BenchObserver, @unchecked Sendable {
             for line in Self.describe(result) { message(line) }
         case .caseFailed(let benchCase, let error):
             message("error in \(benchCase): \(error)")
+        case .scenarioStarted, .stressIteration, .scenarioFinished:
+            // `StressRenderer` shows stress runs.
+            break
         }
     }
 
     /// Clears the progress line (call once the work is done).
-    func finish() {
-        guard live else { return }
-        lock.withLock {
-            if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            shown = false
-        }
-    }
+    func finish() { line.finish() }
 
     /// The lasting messages a finished case deserves: its harness overhead and its
     /// correctness failures with their first violations.
@@ -69,18 +65,8 @@ final class ProgressRenderer: BenchObserver, @unchecked Sendable {
     }
 
     private func update(_ suffix: String) {
-        guard live else { return }
-        lock.withLock {
-            FileHandle.standardError.write(Data(("\r\u{1B}[K" + round + label + suffix).utf8))
-            shown = true
-        }
+        line.show(lock.withLock { round + label } + suffix)
     }
 
-    private func message(_ text: String) {
-        lock.withLock {
-            if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            shown = false
-            FileHandle.standardError.write(Data((text + "\n").utf8))
-        }
-    }
+    private func message(_ text: String) { line.message(text) }
 }

@@ -16,7 +16,7 @@ import Foundation
 /// with a message naming both.
 struct ChildRequest: Codable, Sendable, Equatable {
     /// The protocol version this build speaks.
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     /// What the child is to do.
     enum Job: Codable, Sendable, Equatable {
@@ -24,6 +24,9 @@ struct ChildRequest: Codable, Sendable, Equatable {
         case cases
         /// Only this counting trial of each case, in the child itself, after the warmup.
         case counting(CountingTrial)
+        /// One stress scenario (`StressRunner`); the reply's `stress` holds its result. The
+        /// child exits after answering, so threads a hang left stuck go with it.
+        case stress(StressScenarioName, StressOptions)
     }
 
     var version: Int
@@ -57,6 +60,8 @@ struct ChildReply: Codable, Sendable {
     var outcomes: [CaseOutcome]
     /// The request could not be served at all (unreadable, another version).
     var failure: BenchError?
+    /// A stress job's result.
+    var stress: StressResult?
 }
 
 /// One line of the child's answer stream.

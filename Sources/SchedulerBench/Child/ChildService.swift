@@ -35,6 +35,11 @@ public enum ChildService {
                         failure: .mismatched("parent speaks child protocol \(request.version), this build \(ChildRequest.currentVersion)"))))
             return
         }
+        if case .stress(let scenario, let options) = request.job {
+            let result = MainThreadDriver.run { StressRunner.run(scenario, options: options, observer: stream) }
+            stream.send(.reply(ChildReply(version: ChildRequest.currentVersion, provenance: provenance, outcomes: [], failure: nil, stress: result)))
+            return
+        }
         let outcomes = MainThreadDriver.run { handle(request, observer: stream) }
         stream.send(.reply(ChildReply(version: ChildRequest.currentVersion, provenance: provenance, outcomes: outcomes, failure: nil)))
     }
@@ -58,6 +63,8 @@ public enum ChildService {
                 case .failure(let error): return .init(benchCase: outcome.benchCase, error: error)
                 }
             }
+        case .stress:
+            preconditionFailure("stress requests are served by serve() itself")
         case .counting(let counting):
             let runner = CaseRunner(options: options)
             return request.cases.map { benchCase in

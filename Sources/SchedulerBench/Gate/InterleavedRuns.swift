@@ -79,7 +79,7 @@ public struct InterleavedRuns: Sendable {
                         // Progress passes; the gate reports results itself.
                         switch $0 {
                         case .caseStarted, .trialStarted, .caseFailed: return true
-                        case .caseFinished, .roundStarted: return false
+                        case .caseFinished, .roundStarted, .scenarioStarted, .stressIteration, .scenarioFinished: return false
                         }
                     },
                     timeout: timeout)

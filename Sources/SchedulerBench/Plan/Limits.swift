@@ -21,4 +21,10 @@ public enum Limits {
     public static let warmup = 0...100
     /// Seconds a child process may run without replying before it is killed.
     public static let childTimeoutSeconds = 1...86_400
+    /// `stress --duration`: a day at most.
+    public static let stressSeconds = 1...86_400
+    /// `stress --iterations`, per scenario.
+    public static let stressIterations = 1...100_000_000
+    /// `stress --threads`: extra spinning threads.
+    public static let stressThreads = 0...64
 }

@@ -13,6 +13,12 @@ public enum BenchEvent: Codable, Sendable {
     case caseFailed(BenchCase, BenchError)
     /// A gate round begins for one side.
     case roundStarted(round: Int, of: Int, side: InterleavedRuns.Side)
+    /// A stress scenario begins: `index` counts from 1 up to `count`.
+    case scenarioStarted(StressScenarioName, index: Int, count: Int, seed: UInt64)
+    /// A stress scenario begins an iteration (counting from 0).
+    case stressIteration(StressScenarioName, iteration: Int)
+    /// A stress scenario finished (passed or not).
+    case scenarioFinished(StressResult)
 }
 
 /// Receives the engine's events, on the thread that does the work (calls do not overlap

@@ -102,7 +102,7 @@ final class ChildProtocolTests: XCTestCase {
         // The script checks it was started as `_child` and given the request, and prints to stdout, which must be ignored.
         let script = """
             [ "$1" = "_child" ] || exit 9
-            grep -q '"version":1' || exit 8
+            grep -q '"version":\(ChildRequest.currentVersion)' || exit 8
             echo noise
             printf '%s\\n' '\(event)' >&3
             printf '%s\\n' '\(reply)' >&3

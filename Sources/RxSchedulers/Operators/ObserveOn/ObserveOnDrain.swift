@@ -47,7 +47,9 @@ final class ObserveOnDrainSink<Element>: ObserveOnSink<AnyObserver<Element>>, Ob
     @inlinable
     func on(_ event: Event<Element>) {
         guard admits(event) else { return }
+        stressPoint(.drainAdmitted)
         queue.enqueue(event)
+        stressPoint(.drainEnqueued)
         if pending.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
             scheduleDrain(accounted: 1)
         }
@@ -71,11 +73,13 @@ final class ObserveOnDrainSink<Element>: ObserveOnSink<AnyObserver<Element>>, Ob
         while true {
             var delivered = 0
             var batchFull = false
+            let cancelledAtBatchStart = SeededBug.isActive(.drainLateDisposeCheck) && isCancelled
             while let event = queue.dequeue() ?? SpinWait.poll(queue.dequeue) {
-                if isCancelled { continue }
+                if SeededBug.isActive(.drainLateDisposeCheck) ? cancelledAtBatchStart : isCancelled { continue }
+                stressPoint(.drainDelivering)
                 observer.on(event)
                 if event.isStopEvent {
-                    dispose()
+                    if !SeededBug.isActive(.drainDeliversPastStop) { dispose() }
                     continue
                 }
                 delivered += 1
@@ -87,6 +91,11 @@ final class ObserveOnDrainSink<Element>: ObserveOnSink<AnyObserver<Element>>, Ob
             if batchFull {
                 if yield(accounted: accounted) { return }
                 continue
+            }
+            stressPoint(.drainExiting)
+            if SeededBug.isActive(.drainLostWakeup) {
+                pending.store(0, ordering: .releasing)
+                return
             }
             let remaining = pending.wrappingSubtract(accounted, ordering: .acquiringAndReleasing).newValue
             if remaining == 0 { return }

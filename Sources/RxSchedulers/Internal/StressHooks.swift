@@ -1,0 +1,177 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A place inside the core's concurrent code where a stress run may perturb the thread
+/// passing through it (a yield, a spin, a short sleep), to widen the race windows the
+/// code's correctness argument covers.
+///
+/// The points exist only in builds with the `StressHooks` package trait
+/// (`swift build --traits StressHooks`). In other builds `stressPoint(_:)` has an empty
+/// body and an optimized build contains nothing of it.
+public enum StressPoint: UInt8, CaseIterable, Sendable, CustomStringConvertible {
+    /// `MPSCQueue.enqueue`: a slot claimed, its element not yet published.
+    case queueClaimed
+    /// `MPSCQueue.enqueue`: the chunk boundary won, the next chunk not yet linked.
+    case queueBoundaryWon
+    /// `MPSCQueue.enqueue`: a boundary lost, waiting for the winner's chunk.
+    case queueAwaitingChunk
+    /// `MPSCQueue.dequeue`: about to read the next slot's flag.
+    case queueDequeuing
+    /// observe(on:) `drain`: an event queued, the work-in-progress counter not yet raised.
+    case drainEnqueued
+    /// observe(on:) `drain`: the disposed flag checked, the event not yet delivered.
+    case drainDelivering
+    /// observe(on:) `drain`: the queue looked empty, the counter not yet lowered.
+    case drainExiting
+    /// `MainScheduler`: an action counted as enqueued, not yet handed to the main queue.
+    case mainEnqueuing
+    /// `MainScheduler`: a batched drain about to run the next action.
+    case mainDraining
+    /// `SinkDisposer`: the sink and subscription stored, the assigned bit not yet set.
+    case sinkAssigning
+    /// `SinkDisposer.dispose`: the disposed bit set, the sink not yet disposed.
+    case sinkDisposing
+    /// Periodic catch-up: a tick counted, its run not yet started.
+    case periodicTicked
+    /// `merge`/`flatMap`: an inner event about to be forwarded.
+    case mergeForwarding
+    /// `SerialDisposable`: about to replace (or, once disposed, dispose) its disposable.
+    case serialSetting
+    /// observe(on:) `drain`: an event admitted (the sink not stopped), not yet queued.
+    case drainAdmitted
+
+    public var description: String {
+        switch self {
+        case .queueClaimed: return "MPSCQueue.enqueue claimed a slot"
+        case .queueBoundaryWon: return "MPSCQueue.enqueue won a chunk boundary"
+        case .queueAwaitingChunk: return "MPSCQueue.enqueue waiting for the next chunk"
+        case .queueDequeuing: return "MPSCQueue.dequeue"
+        case .drainEnqueued: return "observe(on:) drain: event queued"
+        case .drainDelivering: return "observe(on:) drain: delivering"
+        case .drainExiting: return "observe(on:) drain: exiting"
+        case .mainEnqueuing: return "MainScheduler: enqueuing"
+        case .mainDraining: return "MainScheduler: draining"
+        case .sinkAssigning: return "SinkDisposer: assigning"
+        case .sinkDisposing: return "SinkDisposer: disposing"
+        case .periodicTicked: return "periodic catch-up: tick counted"
+        case .mergeForwarding: return "merge: forwarding"
+        case .serialSetting: return "SerialDisposable: setting"
+        case .drainAdmitted: return "observe(on:) drain: event admitted"
+        }
+    }
+}
+
+/// Passes through a stress point: calls the handler a stress run installed
+/// (`StressHooks.install(_:)`), if any. Compiles to nothing without the `StressHooks` trait.
+@inlinable @inline(__always)
+func stressPoint(_ point: StressPoint) {
+    #if StressHooks
+    StressHooks.visit(point)
+    #endif
+}
+
+/// The switch for stress hooks and seeded bugs.
+public enum StressHooks {
+    /// Whether this build has the hooks (`--traits StressHooks`): without them,
+    /// `install(_:)` has no effect and no seeded bug can be switched on.
+    public static var isCompiled: Bool {
+        #if StressHooks
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    /// What a stress point calls: the point's raw value.
+    public typealias Handler = @convention(c) (UInt8) -> Void
+
+    /// The installed handler as a bit pattern (0: none). An atomic, so installing while
+    /// dispatch's worker threads pass through points is not a data race; points load it
+    /// with `acquiring` so a handler's own set-up, done before `install`, is visible.
+    @usableFromInline static let handler = Atomic<UInt>(0)
+
+    /// Routes every stress point to `handler` (nil: none). Takes effect for threads that
+    /// pass a point afterwards.
+    public static func install(_ handler: Handler?) {
+        let bits = handler.map { UInt(bitPattern: unsafeBitCast($0, to: Int.self)) } ?? 0
+        Self.handler.store(bits, ordering: .releasing)
+    }
+
+    @usableFromInline
+    static func visit(_ point: StressPoint) {
+        let bits = handler.load(ordering: .acquiring)
+        guard bits != 0 else { return }
+        unsafeBitCast(Int(bitPattern: bits), to: Handler.self)(point.rawValue)
+    }
+}
+
+/// Bugs planted in the core on purpose, to show that `schedbench stress` catches each
+/// class of bug its scenarios claim to. One is switched on for a whole process by the
+/// environment variable `RXSCHEDULERS_SEEDED_BUG` (read once, at first use), and only in
+/// builds with the `StressHooks` trait; in other builds `isActive(_:)` is a constant
+/// `false` and the buggy paths are compiled out.
+public enum SeededBug: String, CaseIterable, Sendable {
+    /// Lost event: the drain resets its work-in-progress counter to zero instead of
+    /// subtracting what it accounted for, so an event queued meanwhile waits for a drain
+    /// that never comes.
+    case drainLostWakeup
+    /// Delivery after dispose: the drain checks for disposal once per batch, not per event.
+    case drainLateDisposeCheck
+    /// Event after the stop event: the drain delivers a stop event without ending the
+    /// subscription, so a `next` that raced it into the queue is delivered after it.
+    case drainDeliversPastStop
+    /// Duplicate: `MPSCQueue`'s boundary winner forgets to return after installing the
+    /// next chunk and enqueues its element a second time.
+    case queueBoundaryDuplicate
+    /// Hang: `MPSCQueue`'s boundary losers wait while the claims are at the capacity, not
+    /// only past it: the old chunk-boundary deadlock.
+    case queueBoundaryHang
+    /// Overlapping delivery: `merge` forwards `next` events without its lock.
+    case mergeUnserialized
+    /// Leaked resource: a `SerialDisposable` given a new disposable after it was disposed
+    /// keeps it instead of disposing it (so subscribe(on:) disposed while it subscribes
+    /// leaves the subscription running).
+    case serialDisposableLeak
+    /// Re-entrancy: `MainScheduler` runs an action inline even inside another of its actions.
+    case mainReentrant
+    /// Reorder: `MainScheduler` runs an action inline even while earlier ones are enqueued.
+    case mainJumpsQueue
+    /// Lost periodic tick: the catch-up policy runs once for all ticks that piled up in a stall.
+    case catchUpMergesTicks
+    /// Delivery after dispose: the trampoline runs queued actions that were disposed.
+    case trampolineRunsDisposed
+
+    /// The environment variable that switches a seeded bug on.
+    public static let environmentVariable = "RXSCHEDULERS_SEEDED_BUG"
+
+    /// The bug this process runs with, if any.
+    public static var active: SeededBug? {
+        #if StressHooks
+        return activeInThisProcess
+        #else
+        return nil
+        #endif
+    }
+
+    #if StressHooks
+    @usableFromInline static let activeInThisProcess: SeededBug? = {
+        guard let value = getenv(environmentVariable) else { return nil }
+        return SeededBug(rawValue: String(cString: value))
+    }()
+    #endif
+
+    /// Whether `bug` is switched on. A constant `false` without the `StressHooks` trait.
+    @inlinable @inline(__always)
+    public static func isActive(_ bug: SeededBug) -> Bool {
+        #if StressHooks
+        return activeInThisProcess == bug
+        #else
+        return false
+        #endif
+    }
+}

@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import RxSchedulers
+import SchedulerBench
+
+/// `schedbench stress`: seeded, replayable races against the core's concurrency contracts.
+struct StressCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stress",
+        abstract: "Hunt races in the core: run stress scenarios with seeded perturbation and write stress.csv.",
+        discussion: """
+            Runs every scenario (or those named), each in a child process, splitting the \
+            budget evenly; a scenario stops at its first violation and prints the command \
+            that replays it. The same --seed and --iterations replay the same decisions. \
+            Perturbation inside the core needs a build with the StressHooks trait \
+            (swift build --traits StressHooks); without it the scenarios still run, with \
+            spinning threads and their own random pauses only.
+
+            Exit codes: 0 no violation; 3 a violation, hang or crash; 1 an error; 64 usage; \
+            130 interrupted.
+            """
+    )
+
+    @Option(name: .customLong("scenario"), help: ArgumentHelp("Scenarios to run (see `schedbench list`); default: all.", valueName: "name"))
+    var scenarios: [String] = []
+
+    @Option(parsing: .unconditional, help: "Seconds for the whole run, split across the scenarios (default 60, or unbounded with --iterations).")
+    var duration: Double?
+
+    @Option(parsing: .unconditional, help: "Iterations per scenario at most.")
+    var iterations: Int?
+
+    @Option(parsing: .unconditional, help: "Seed for every random decision (default: a fresh one, printed).")
+    var seed: UInt64?
+
+    @Option(parsing: .unconditional, help: "Extra spinning threads that compete for the cores.")
+    var threads = StressOptions.defaultSpinners
+
+    @Option(parsing: .unconditional, help: "Seconds without progress that count as a hang.")
+    var hangTimeout = StressOptions.defaultHangTimeout
+
+    @Option(help: "Results directory (default: results/stress-<run-id>).")
+    var out: String?
+
+    @Option(help: "What to print on standard output: text (nothing but the files) or markdown (the tables).")
+    var format: Format = .text
+
+    @Flag(help: "No progress line and no line per passing scenario on stderr.")
+    var quiet = false
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, markdown
+    }
+
+    func validate() throws {
+        for name in try Self.split(scenarios) where StressScenarioName(rawValue: name) == nil {
+            throw ValidationError("unknown scenario '\(name)'; valid: \(StressScenarioName.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let duration, !(duration > 0 && duration <= Double(Limits.stressSeconds.upperBound)) {
+            throw ValidationError("--duration \(duration) is outside 0 (exclusive)...\(Limits.stressSeconds.upperBound) seconds")
+        }
+        if let iterations, !Limits.stressIterations.contains(iterations) {
+            throw ValidationError(
+                "--iterations \(iterations) is outside \(Limits.stressIterations.lowerBound)...\(Limits.stressIterations.upperBound)")
+        }
+        if seed == 0 { throw ValidationError("--seed 0 is not a seed; give 1 or more") }
+        guard Limits.stressThreads.contains(threads) else {
+            throw ValidationError("--threads \(threads) is outside \(Limits.stressThreads.lowerBound)...\(Limits.stressThreads.upperBound)")
+        }
+        guard hangTimeout >= 0.5 && hangTimeout <= 600 else {
+            throw ValidationError("--hang-timeout \(hangTimeout) is outside 0.5...600 seconds")
+        }
+        if let out, out.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--out '' names no directory") }
+        if let problem = Self.seededBugProblem { throw ValidationError(problem) }
+    }
+
+    /// A set `RXSCHEDULERS_SEEDED_BUG` this build cannot honour: misspelt, or a build without hooks.
+    static var seededBugProblem: String? {
+        guard let value = ProcessInfo.processInfo.environment[SeededBug.environmentVariable] else { return nil }
+        guard SeededBug(rawValue: value) != nil else {
+            return
+                "\(SeededBug.environmentVariable)='\(value)' names no seeded bug; valid: \(SeededBug.allCases.map(\.rawValue).joined(separator: ", "))"
+        }
+        guard StressHooks.isCompiled else {
+            return "\(SeededBug.environmentVariable) is set, but this build has no stress hooks; build with --traits StressHooks"
+        }
+        return nil
+    }
+
+    private static func split(_ values: [String]) throws -> [String] {
+        let items = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if items.isEmpty && !values.isEmpty { throw ValidationError("--scenario '\(values.joined(separator: ","))' names nothing") }
+        return items
+    }
+
+    func run() throws {
+        let names = try Self.split(scenarios).compactMap(StressScenarioName.init(rawValue:))
+        let chosen = names.isEmpty ? StressScenarioName.allCases : StressScenarioName.allCases.filter(names.contains)
+        let seed = self.seed ?? StressRandom.freshSeed()
+        let seconds = duration ?? (iterations == nil ? StressOptions.defaultRunSeconds : nil)
+        let provenance = Provenance.current()
+        let directory = URL(fileURLWithPath: out ?? "results/stress-\(provenance.runID)")
+        let file = directory.appendingPathComponent(StressFile.name)
+        if FileManager.default.fileExists(atPath: file.path) {
+            printError("error: \(file.path) holds another run's results; choose a new --out")
+            throw ExitStatus.error
+        }
+
+        let hooks = StressHooks.isCompiled ? "stress hooks compiled in" : "no stress hooks in this build (swift build --traits StressHooks adds them)"
+        let bug = SeededBug.active.map { ", seeded bug \($0.rawValue)" } ?? ""
+        printError(
+            "stress: seed \(seed), \(chosen.count) scenarios, \(seconds.map { String(format: "%g s", $0) } ?? "\(iterations!) iterations each"); \(hooks)\(bug)"
+        )
+
+        let renderer = StressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1, quiet: quiet)
+        let cancellation = CancellationToken()
+        let interrupts = Interrupts.stopAfterCurrentCase(cancellation)
+        let plan = StressRun.Plan(
+            scenarios: chosen, seed: seed, seconds: seconds, iterations: iterations, spinners: threads, hangTimeout: hangTimeout)
+        let outcome = StressRun(plan: plan, observer: renderer, cancellation: cancellation).execute()
+        interrupts.cancel()
+        renderer.finish()
+
+        var writeFailed = false
+        if !outcome.results.isEmpty {
+            do {
+                try StressFile.write(outcome.results, provenance: provenance, to: directory)
+                if !quiet { printError("results: \(file.path) (\(outcome.results.count) of \(chosen.count) scenarios)") }
+            } catch {
+                printError("error: \(error)")
+                writeFailed = true
+            }
+        }
+        if format == .markdown { print(StressFile.markdown(outcome.results)) }
+        for (scenario, error) in outcome.errors { printError("error: \(scenario.rawValue): \(error)") }
+        let failures = outcome.failures
+        if !failures.isEmpty {
+            printError("error: \(failures.count) scenario(s) failed: \(failures.map(\.scenario.rawValue).joined(separator: ", ")) (seed \(seed))")
+            throw ExitStatus.correctnessFailure
+        }
+        if !outcome.errors.isEmpty || writeFailed { throw ExitStatus.error }
+        if outcome.interrupted {
+            printError("interrupted: kept the \(outcome.results.count) finished scenarios")
+            throw ExitStatus.interrupted
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// What one scenario's stress run found. Codable: a scenario runs in a child process and
+/// its result travels back over the child protocol.
+public struct StressResult: Codable, Sendable {
+    public var scenario: StressScenarioName
+    public var seed: UInt64
+    /// Iterations completed (the failing one included).
+    public var iterations: Int
+    /// Operations performed (enqueues, events, schedules, subscriptions: the scenario's unit).
+    public var operations: Int
+    public var durationSeconds: Double
+    /// How often each checked kind was seen (every kind the scenario checks, zeros included).
+    public var violations: [ViolationKind: Int]
+    /// The first violations, with details (at most `StressResult.sampleLimit`).
+    public var samples: [StressViolation]
+    /// Outcomes of the races the scenario counts, acceptable and forbidden.
+    public var outcomes: [StressOutcome]
+    /// The first iteration with a violation, if any: a replay runs iterations up to it.
+    public var failingIteration: Int?
+    /// Seconds from the scenario's start to its first violation.
+    public var secondsToFirstViolation: Double?
+    /// Stress points were active (a build with the `StressHooks` trait).
+    public var hooksCompiled: Bool
+
+    public static let sampleLimit = 10
+
+    public init(scenario: StressScenarioName, seed: UInt64, hooksCompiled: Bool) {
+        self.scenario = scenario
+        self.seed = seed
+        iterations = 0
+        operations = 0
+        durationSeconds = 0
+        violations = Dictionary(uniqueKeysWithValues: scenario.checks.map { ($0, 0) })
+        samples = []
+        outcomes = []
+        self.hooksCompiled = hooksCompiled
+    }
+
+    public var violationCount: Int { violations.values.reduce(0, +) }
+
+    public var passed: Bool { violationCount == 0 }
+
+    /// The iterations a replay must run to reach the failing one.
+    public var replayIterations: Int? { failingIteration.map { $0 + 1 } }
+
+    /// The command that replays the failure (the same scenario, seed and iterations).
+    public var replayCommand: String? {
+        replayIterations.map { "schedbench stress --scenario \(scenario.rawValue) --seed \(seed) --iterations \($0)" }
+    }
+
+    /// Records a violation seen at `iteration` after `seconds`.
+    mutating func record(_ violation: StressViolation, atSecond seconds: Double) {
+        violations[violation.kind, default: 0] += 1
+        if samples.count < Self.sampleLimit { samples.append(violation) }
+        if failingIteration == nil {
+            failingIteration = violation.iteration
+            secondsToFirstViolation = seconds
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import RxSchedulers
+
+/// A `schedbench stress` run: scenarios one after another, each in a child process of this
+/// build (so a crash or a hang in one is reported, with its replay command, and the rest
+/// still run), each with its share of the budget.
+public struct StressRun: Sendable {
+    /// What a run asks for.
+    public struct Plan: Sendable {
+        public var scenarios: [StressScenarioName]
+        public var seed: UInt64
+        /// The whole run's budget, split evenly; nil when only `iterations` bounds it.
+        public var seconds: Double?
+        public var iterations: Int?
+        public var spinners: Int
+        public var hangTimeout: Double
+
+        public init(
+            scenarios: [StressScenarioName], seed: UInt64, seconds: Double?, iterations: Int?, spinners: Int = StressOptions.defaultSpinners,
+            hangTimeout: Double = StressOptions.defaultHangTimeout
+        ) {
+            self.scenarios = scenarios
+            self.seed = seed
+            self.seconds = seconds
+            self.iterations = iterations
+            self.spinners = spinners
+            self.hangTimeout = hangTimeout
+        }
+
+        /// One scenario's options: its share of the budget.
+        public var scenarioOptions: StressOptions {
+            StressOptions(
+                seed: seed, seconds: seconds.map { $0 / Double(max(1, scenarios.count)) }, iterations: iterations, spinners: spinners,
+                hangTimeout: hangTimeout)
+        }
+    }
+
+    /// What a run found.
+    public struct Outcome: Sendable {
+        public var results: [StressResult] = []
+        /// Scenarios that could not run at all (the child could not start).
+        public var errors: [(StressScenarioName, BenchError)] = []
+        public var interrupted = false
+
+        /// Scenarios with a violation, a hang or a crash.
+        public var failures: [StressResult] { results.filter { !$0.passed } }
+    }
+
+    public var plan: Plan
+    /// The schedbench binary whose `_child` runs the scenarios.
+    public var executable: String
+    public var observer: any BenchObserver
+    public var cancellation: CancellationToken
+
+    public init(
+        plan: Plan, executable: String? = nil, observer: any BenchObserver = SilentObserver(), cancellation: CancellationToken = CancellationToken()
+    ) {
+        self.plan = plan
+        self.executable = executable ?? ChildProcess.currentExecutable
+        self.observer = observer
+        self.cancellation = cancellation
+    }
+
+    public func execute() -> Outcome {
+        var outcome = Outcome()
+        let options = plan.scenarioOptions
+        for (index, scenario) in plan.scenarios.enumerated() {
+            if cancellation.isCancelled {
+                outcome.interrupted = true
+                break
+            }
+            observer.benchEvent(.scenarioStarted(scenario, index: index + 1, count: plan.scenarios.count, seed: plan.seed))
+            do {
+                let result = try runInChild(scenario, options)
+                outcome.results.append(result)
+                observer.benchEvent(.scenarioFinished(result))
+            } catch {
+                outcome.errors.append((scenario, BenchError(error)))
+            }
+        }
+        return outcome
+    }
+
+    /// Runs `scenario` in a child; a child that dies is the scenario's `crash`, at the
+    /// iteration it had started last.
+    private func runInChild(_ scenario: StressScenarioName, _ options: StressOptions) throws -> StressResult {
+        let tracker = IterationTracker(forwardingTo: observer)
+        let child = ChildProcess(binary: executable)
+        // The child's own watchdog reports hangs; this limit is for a child that cannot.
+        let limit = (options.seconds ?? 3_600) + options.hangTimeout + 120
+        let started = Date()
+        do {
+            let reply = try child.run(
+                ChildRequest(job: .stress(scenario, options), cases: [], options: RunOptions()), observer: tracker, timeout: limit)
+            if let failure = reply.failure { throw failure }
+            guard let result = reply.stress else {
+                throw BenchError.childFailed(executable: child.name, problem: "replied to a stress request without a stress result")
+            }
+            return result
+        } catch BenchError.childFailed(_, let problem) where tracker.lastIteration != nil {
+            // It started and then died: the scenario crashed it.
+            var result = StressResult(scenario: scenario, seed: options.seed, hooksCompiled: StressHooks.isCompiled)
+            let iteration = tracker.lastIteration!
+            result.iterations = iteration + 1
+            result.durationSeconds = Date().timeIntervalSince(started)
+            result.record(StressViolation(kind: .crash, iteration: iteration, detail: problem), atSecond: result.durationSeconds)
+            return result
+        }
+    }
+}
+
+/// Forwards a stress child's events and remembers the last iteration it started.
+private final class IterationTracker: BenchObserver, @unchecked Sendable {
+    private let observer: any BenchObserver
+    private let lock = NSLock()
+    private var last: Int?
+
+    init(forwardingTo observer: any BenchObserver) { self.observer = observer }
+
+    var lastIteration: Int? { lock.withLock { last } }
+
+    func benchEvent(_ event: BenchEvent) {
+        if case .stressIteration(_, let iteration) = event { lock.withLock { last = iteration } }
+        observer.benchEvent(event)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import XCTest
+
+final class StressCommandTests: SchedBenchTestCase {
+    func testAShortRunPassesAndWritesStressCSV() throws {
+        let out = try temporaryDirectory()
+        let run = try schedbench([
+            "stress", "--scenario", "trampoline.tree,mpsc.spec", "--iterations", "20", "--seed", "11", "--out", out.path, "--format", "markdown",
+        ])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("stress: seed 11, 2 scenarios, 20 iterations each"), run.stderr)
+        XCTAssertTrue(run.stdout.contains("| mpsc.spec | passed | 20 |"), run.stdout)
+        let csv = try String(contentsOf: out.appendingPathComponent("stress.csv"), encoding: .utf8)
+        let lines = csv.split(separator: "\n")
+        XCTAssertTrue(
+            lines[0].hasPrefix("run_id,timestamp,host,cpu,cores,os,swift,commit,build,scenario,seed,iterations,operations"), String(lines[0]))
+        XCTAssertTrue(lines.contains { $0.contains(",trampoline.tree,11,20,") && $0.contains(",violation,reorder,forbidden,0") }, csv)
+        XCTAssertTrue(lines.contains { $0.contains(",mpsc.spec,11,20,") && $0.contains(",violation,hang,forbidden,0") }, csv)
+        // The same --out again: the results there are kept, and the run refuses.
+        let again = try schedbench(["stress", "--scenario", "trampoline.tree", "--iterations", "1", "--out", out.path])
+        XCTAssertEqual(again.status, 1)
+        XCTAssertTrue(again.stderr.contains("holds another run's results"), again.stderr)
+    }
+
+    func testUsageErrorsNameTheProblem() throws {
+        for (arguments, words) in [
+            (["stress", "--scenario", "mpsc.spce"], "unknown scenario 'mpsc.spce'; valid: mpsc.spec, observeOn.dispose"),
+            (["stress", "--seed", "0"], "--seed 0 is not a seed"),
+            (["stress", "--duration", "-5"], "--duration -5.0 is outside"),
+            (["stress", "--iterations", "0"], "--iterations 0 is outside 1...100000000"),
+            (["stress", "--threads", "65"], "--threads 65 is outside 0...64"),
+        ] {
+            let run = try schedbench(arguments)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(words), "\(arguments): \(run.stderr)")
+        }
+        let misspelt = try schedbench(["stress", "--iterations", "1"], environment: ["RXSCHEDULERS_SEEDED_BUG": "mainReentrnat"])
+        XCTAssertEqual(misspelt.status, 64)
+        XCTAssertTrue(
+            misspelt.stderr.contains("RXSCHEDULERS_SEEDED_BUG='mainReentrnat' names no seeded bug; valid: drainLostWakeup"), misspelt.stderr)
+    }
+
+    func testListShowsTheScenarios() throws {
+        let run = try schedbench(["list"])
+        XCTAssertEqual(run.status, 0)
+        for name in ["mpsc.spec", "observeOn.dispose", "observeOn.stop", "subscribe.storm", "main.counting", "periodic.stall", "trampoline.tree"] {
+            XCTAssertTrue(run.stdout.contains("  \(name) "), name)
+        }
+    }
+
+    /// Seeded bugs need a build with the StressHooks trait (scripts/test.sh builds with it).
+    private func requireHooks() throws {
+        let probe = try schedbench([
+            "stress", "--scenario", "trampoline.tree", "--iterations", "1", "--out", try temporaryDirectory().path, "--quiet",
+        ])
+        guard probe.stderr.contains("stress hooks compiled in") else {
+            throw XCTSkip("this schedbench has no stress hooks (build with --traits StressHooks)")
+        }
+    }
+
+    /// A seeded bug is caught (exit 3), the failure names its first violation and prints a
+    /// replay command, and that command reproduces it at the same iteration.
+    func testASeededBugIsCaughtAndItsReplayCommandReproducesIt() throws {
+        try requireHooks()
+        let bug = ["RXSCHEDULERS_SEEDED_BUG": "trampolineRunsDisposed"]
+        let run = try schedbench(
+            ["stress", "--scenario", "trampoline.tree", "--seed", "5", "--duration", "30", "--out", try temporaryDirectory().path], environment: bug)
+        XCTAssertEqual(run.status, 3, run.stderr)
+        XCTAssertTrue(run.stderr.contains("after_dispose: thread"), run.stderr)
+        let replay = try XCTUnwrap(run.stderr.components(separatedBy: "\n").first { $0.contains("replay: schedbench stress") })
+        let arguments = replay.components(separatedBy: "replay: schedbench ")[1].split(separator: " ").map(String.init)
+        XCTAssertEqual(Array(arguments.prefix(5)), ["stress", "--scenario", "trampoline.tree", "--seed", "5"])
+        let again = try schedbench(arguments + ["--out", try temporaryDirectory().path], environment: bug)
+        XCTAssertEqual(again.status, 3, again.stderr)
+        XCTAssertTrue(again.stderr.contains(replay), "the replay failed elsewhere:\n\(again.stderr)")
+        // Without the bug the same command passes.
+        let clean = try schedbench(arguments + ["--out", try temporaryDirectory().path])
+        XCTAssertEqual(clean.status, 0, clean.stderr)
+    }
+
+    /// A race bug (not a deterministic one) is caught within seconds.
+    func testARacyBugIsCaught() throws {
+        try requireHooks()
+        let run = try schedbench(
+            ["stress", "--scenario", "subscribe.storm", "--seed", "3", "--duration", "30", "--out", try temporaryDirectory().path],
+            environment: ["RXSCHEDULERS_SEEDED_BUG": "mergeUnserialized"])
+        XCTAssertEqual(run.status, 3, run.stderr)
+        XCTAssertTrue(run.stderr.contains("overlap: observer called while another call to it was still running"), run.stderr)
+    }
+
+    /// The chunk-boundary deadlock is reported as a hang naming the stuck producer's last
+    /// stress point, and the run ends.
+    func testAHangIsReportedWithEachThreadsLastPoint() throws {
+        try requireHooks()
+        let started = Date()
+        let run = try schedbench(
+            ["stress", "--scenario", "mpsc.spec", "--seed", "2", "--duration", "40", "--hang-timeout", "2", "--out", try temporaryDirectory().path],
+            environment: ["RXSCHEDULERS_SEEDED_BUG": "queueBoundaryHang"])
+        XCTAssertEqual(run.status, 3, run.stderr)
+        XCTAssertTrue(run.stderr.contains("hang: no progress for 2.0 s"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("last at MPSCQueue.enqueue waiting for the next chunk"), run.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 40)
+    }
+}

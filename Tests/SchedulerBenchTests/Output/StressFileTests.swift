@@ -1,0 +1,50 @@
+import Foundation
+import XCTest
+
+@testable import SchedulerBench
+
+final class StressFileTests: XCTestCase {
+    func sample() -> [StressResult] {
+        var passed = StressResult(scenario: .mpscSpec, seed: 42, hooksCompiled: true)
+        passed.iterations = 10
+        passed.operations = 5_000
+        passed.outcomes = [StressOutcome(name: "boundary race", outcomeClass: .acceptable, count: 5)]
+        var failed = StressResult(scenario: .mainCounting, seed: 42, hooksCompiled: false)
+        failed.iterations = 3
+        failed.record(StressViolation(kind: .reentrant, iteration: 2, detail: "nested"), atSecond: 0.25)
+        return [passed, failed]
+    }
+
+    func testRowsAreTidyWithAReplayCommandOnFailures() throws {
+        let provenance = Provenance.current()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stress-file-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try StressFile.write(sample(), provenance: provenance, to: directory)
+        let rows = try StressFile.read(directory.appendingPathComponent(StressFile.name).path)
+        // A row per checked kind (zeros included) and per outcome.
+        XCTAssertEqual(rows.count, StressScenarioName.mpscSpec.checks.count + 1 + StressScenarioName.mainCounting.checks.count)
+        let outcome = try XCTUnwrap(rows.first { $0["record"] == "outcome" })
+        XCTAssertEqual(outcome["name"], "boundary race")
+        XCTAssertEqual(outcome["count"], "5")
+        XCTAssertEqual(outcome["status"], "passed")
+        XCTAssertEqual(outcome["replay"], "")
+        XCTAssertEqual(outcome["run_id"], provenance.runID)
+        let reentrant = try XCTUnwrap(rows.first { $0["name"] == "reentrant" })
+        XCTAssertEqual(reentrant["count"], "1")
+        XCTAssertEqual(reentrant["status"], "failed")
+        XCTAssertEqual(reentrant["hooks"], "absent")
+        XCTAssertEqual(reentrant["failing_iteration"], "2")
+        XCTAssertEqual(reentrant["replay"], "schedbench stress --scenario main.counting --seed 42 --iterations 3")
+        XCTAssertEqual(
+            rows.filter { $0["scenario"] == "main.counting" && $0["record"] == "violation" }.map { $0["count"]! }.filter { $0 != "0" }, ["1"])
+    }
+
+    func testMarkdownHasTheSummaryAndOutcomeTables() {
+        let text = StressFile.markdown(sample())
+        XCTAssertTrue(text.contains("| mpsc.spec | passed | 10 | 5000 |"), text)
+        XCTAssertTrue(text.contains("| main.counting | **failed** | 3 |"), text)
+        XCTAssertTrue(text.contains("reentrant 1"), text)
+        XCTAssertTrue(text.contains("`schedbench stress --scenario main.counting --seed 42 --iterations 3`"), text)
+        XCTAssertTrue(text.contains("| boundary race | acceptable | 5 |"), text)
+    }
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Measures the seeded-bug catalogue: for each seeded bug (RXSCHEDULERS_SEEDED_BUG), runs
+# the scenario meant to catch it with the share of the default budget one scenario gets
+# (60 s / 7 scenarios) over SEEDS seeds, and prints a Markdown table: seeds caught and the
+# median seconds to the first violation. Builds schedbench in release with the
+# StressHooks trait first.
+#   scripts/stress-catalogue.sh              10 seeds (1…10)
+#   SEEDS=3 scripts/stress-catalogue.sh      fewer
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+ensure_debian_packages libjemalloc-dev pkg-config
+swift build -c release --traits StressHooks --scratch-path .build-stress --product schedbench >/dev/null
+binary=.build-stress/release/schedbench
+seeds="${SEEDS:-10}"
+share=$(python3 -c 'print(60 / 7)')
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+
+# bug → scenario, as `schedbench list` and the docs pair them.
+catalogue=(
+    "drainLostWakeup observeOn.stop"
+    "drainLateDisposeCheck observeOn.dispose"
+    "drainDeliversPastStop observeOn.stop"
+    "queueBoundaryDuplicate mpsc.spec"
+    "queueBoundaryHang mpsc.spec"
+    "mergeUnserialized subscribe.storm"
+    "serialDisposableLeak subscribe.storm"
+    "mainReentrant main.counting"
+    "mainJumpsQueue main.counting"
+    "catchUpMergesTicks periodic.stall"
+    "trampolineRunsDisposed trampoline.tree"
+)
+echo "| seeded bug | scenario | caught (of $seeds seeds) | median seconds to catch | first violation (seed 1) |"
+echo "|---|---|---:|---:|---|"
+for entry in "${catalogue[@]}"; do
+    read -r bug scenario <<<"$entry"
+    for seed in $(seq 1 "$seeds"); do
+        RXSCHEDULERS_SEEDED_BUG="$bug" "$binary" stress --scenario "$scenario" --seed "$seed" --duration "$share" \
+            --out "$scratch/$bug-$seed" --quiet >/dev/null 2>&1 || true
+    done
+    python3 - "$scratch" "$bug" "$seeds" "$scenario" <<'PY'
+import csv, statistics, sys, os
+scratch, bug, seeds, scenario = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+times, first = [], ""
+for seed in range(1, seeds + 1):
+    path = os.path.join(scratch, f"{bug}-{seed}", "stress.csv")
+    if not os.path.exists(path):
+        continue
+    rows = list(csv.DictReader(open(path)))
+    failed = [r for r in rows if r["status"] == "failed"]
+    if failed:
+        times.append(float(failed[0]["seconds_to_failure"]))
+        if seed == 1:
+            first = ", ".join(sorted({r["name"] for r in failed if r["record"] == "violation" and r["count"] != "0"}))
+median = f"{statistics.median(times):.2f}" if times else "-"
+print(f"| `{bug}` | {scenario} | {len(times)} | {median} | {first} |")
+PY
+done
