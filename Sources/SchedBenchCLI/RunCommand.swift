@@ -82,7 +82,7 @@ struct RunCommand: ParsableCommand {
 
     /// The comma-separated items of a list option; an option given with nothing in it is an
     /// error, not "no filter".
-    private static func split(_ values: [String], option: String) throws -> [String] {
+    static func split(_ values: [String], option: String) throws -> [String] {
         let items = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if items.isEmpty && !values.isEmpty {
             throw ValidationError("--\(option) '\(values.joined(separator: ","))' names nothing; give at least one value")

@@ -53,7 +53,7 @@ struct StressCommand: ParsableCommand {
     }
 
     func validate() throws {
-        for name in try Self.split(scenarios) where StressScenarioName(rawValue: name) == nil {
+        for name in try RunCommand.split(scenarios, option: "scenario") where StressScenarioName(rawValue: name) == nil {
             throw ValidationError("unknown scenario '\(name)'; valid: \(StressScenarioName.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if let duration, !(duration > 0 && duration <= Double(Limits.stressSeconds.upperBound)) {
@@ -87,14 +87,8 @@ struct StressCommand: ParsableCommand {
         return nil
     }
 
-    private static func split(_ values: [String]) throws -> [String] {
-        let items = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        if items.isEmpty && !values.isEmpty { throw ValidationError("--scenario '\(values.joined(separator: ","))' names nothing") }
-        return items
-    }
-
     func run() throws {
-        let names = try Self.split(scenarios).compactMap(StressScenarioName.init(rawValue:))
+        let names = try RunCommand.split(scenarios, option: "scenario").compactMap(StressScenarioName.init(rawValue:))
         let chosen = names.isEmpty ? StressScenarioName.allCases : StressScenarioName.allCases.filter(names.contains)
         let seed = self.seed ?? StressRandom.freshSeed()
         let seconds = duration ?? (iterations == nil ? StressOptions.defaultRunSeconds : nil)

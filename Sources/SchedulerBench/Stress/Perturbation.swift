@@ -90,10 +90,13 @@ enum Perturbation {
         threshold.store(0, ordering: .relaxed)
     }
 
-    /// Forgets the threads seen so far (a new scenario).
+    /// Starts a new scenario's report: forgets threads that exited and zeroes the visits of
+    /// the rest (a thread that passes no point in this scenario is then left out).
     static func resetRegistry() {
-        registry.withLock { records in records.removeAll { $0.exited.load(ordering: .relaxed) || $0.visits.load(ordering: .relaxed) == 0 } }
-        registry.withLock { records in for record in records { record.visits.store(0, ordering: .relaxed) } }
+        registry.withLock { records in
+            records.removeAll { $0.exited.load(ordering: .relaxed) }
+            for record in records { record.visits.store(0, ordering: .relaxed) }
+        }
     }
 
     /// Names the calling thread in hang reports (scenario threads call this first).
