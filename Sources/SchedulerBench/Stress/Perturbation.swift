@@ -57,7 +57,9 @@ enum Perturbation {
     private static let hotPoints = Atomic<UInt32>(0)
     private static let threshold = Atomic<UInt64>(0)
     private static let arrivals = Atomic<Int>(0)
-    private static let registry = Mutex<[ThreadRecord]>([])
+    // NSLock rather than `Mutex`: ThreadSanitizer sees pthread locks, not Mutex's futex.
+    private static let registryLock = NSLock()
+    nonisolated(unsafe) private static var records: [ThreadRecord] = []
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { pointer in
@@ -69,10 +71,16 @@ enum Perturbation {
         return key
     }()
 
-    /// Routes the core's stress points here (once per process; a no-op without the trait).
+    /// Routes the core's stress points here (a no-op without the trait), until `uninstall()`.
     static func install() {
         _ = key
         StressHooks.install { raw in Perturbation.visit(raw) }
+    }
+
+    /// Stops routing the core's stress points here: code that runs after a stress run
+    /// (other tests in the same process) passes them untouched.
+    static func uninstall() {
+        StressHooks.install(nil)
     }
 
     /// Starts an iteration: its plan, and a fresh family of thread streams from `seed`.
@@ -93,7 +101,7 @@ enum Perturbation {
     /// Starts a new scenario's report: forgets threads that exited and zeroes the visits of
     /// the rest (a thread that passes no point in this scenario is then left out).
     static func resetRegistry() {
-        registry.withLock { records in
+        registryLock.withLock {
             records.removeAll { $0.exited.load(ordering: .relaxed) }
             for record in records { record.visits.store(0, ordering: .relaxed) }
         }
@@ -106,13 +114,13 @@ enum Perturbation {
         }
         let record = ThreadRecord(name: name)
         pthread_setspecific(key, Unmanaged.passRetained(record).toOpaque())
-        registry.withLock { $0.append(record) }
+        registryLock.withLock { records.append(record) }
     }
 
     /// What each thread that passed a point did last, for a hang report; threads still
     /// alive first.
     static func threadReport() -> [String] {
-        registry.withLock { records in
+        registryLock.withLock {
             records.filter { $0.visits.load(ordering: .relaxed) > 0 && !$0.exited.load(ordering: .relaxed) }.map { record in
                 let point = StressPoint(rawValue: UInt8(clamping: record.lastPoint.load(ordering: .relaxed))).map { "\($0)" } ?? "none"
                 return "\(record.name): last at \(point) (\(record.visits.load(ordering: .relaxed)) points passed)"
@@ -128,7 +136,7 @@ enum Perturbation {
         schedbench_describe_current_thread(&name, UInt(name.count))
         let record = ThreadRecord(name: "thread " + String(cString: name))
         pthread_setspecific(key, Unmanaged.passRetained(record).toOpaque())
-        registry.withLock { $0.append(record) }
+        registryLock.withLock { records.append(record) }
         return record
     }
 

@@ -25,11 +25,13 @@ public enum StressRunner {
         cancellation: CancellationToken = CancellationToken()
     ) -> StressResult {
         Perturbation.install()
+        defer { Perturbation.uninstall() }
         Perturbation.resetRegistry()
         let spinners = Spinners(count: options.spinners)
         defer { spinners.stop() }
-        let state = Mutex(StressResult(scenario: scenario, seed: options.seed, hooksCompiled: StressHooks.isCompiled))
-        let outcomeTable = Mutex([String: StressOutcome]())
+        // Locked boxes rather than `Mutex`: ThreadSanitizer sees pthread locks, not Mutex's futex.
+        let state = LockedBox(StressResult(scenario: scenario, seed: options.seed, hooksCompiled: StressHooks.isCompiled))
+        let outcomeTable = LockedBox([String: StressOutcome]())
         let heartbeat = Heartbeat()
         let finished = DispatchSemaphore(value: 0)
         let abandoned = Atomic<Bool>(false)
@@ -92,5 +94,17 @@ public enum StressRunner {
         result.durationSeconds = elapsed()
         result.outcomes = outcomeTable.withLock { $0.values.sorted { ($0.outcomeClass.rawValue, $0.name) < ($1.outcomeClass.rawValue, $1.name) } }
         return result
+    }
+}
+
+/// A value shared between the runner's threads, under a lock.
+private final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.withLock { body(&value) }
     }
 }
