@@ -18,6 +18,9 @@ enum InstructionCounter {
     /// writes at exit covers every instrumented region.
     static func instrument(_ trial: () throws -> TrialOutcome) throws -> TrialOutcome {
         guard isActive else { throw BenchError.caseCannotRun("counting instructions needs the process to run under callgrind") }
+        // The main thread's last steps after serving a block would otherwise land in the
+        // count or not, depending on how the threads were scheduled.
+        MainThreadDriver.waitUntilMainThreadIsIdle(timeout: 2)
         schedbench_callgrind_begin()
         defer { schedbench_callgrind_end() }
         return try trial()
