@@ -72,6 +72,7 @@ struct StressCommand: ParsableCommand {
         }
         if let out, out.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--out '' names no directory") }
         if let problem = Self.seededBugProblem { throw ValidationError(problem) }
+        if let problem = FaultInjection.environmentProblem { throw ValidationError(problem) }
     }
 
     /// A set `RXSCHEDULERS_SEEDED_BUG` this build cannot honour: misspelt, or a build without hooks.
@@ -118,8 +119,9 @@ struct StressCommand: ParsableCommand {
         var writeFailed = false
         if !outcome.results.isEmpty {
             do {
-                try StressFile.write(outcome.results, provenance: provenance, to: directory)
+                let crashLogs = try StressFile.write(outcome.results, provenance: provenance, to: directory)
                 if !quiet { printError("results: \(file.path) (\(outcome.results.count) of \(chosen.count) scenarios)") }
+                for log in crashLogs { printError("backtrace of the crashed child: \(log.path)") }
             } catch {
                 printError("error: \(error)")
                 writeFailed = true

@@ -40,6 +40,32 @@ final class StressCommandTests: SchedBenchTestCase {
             misspelt.stderr.contains("RXSCHEDULERS_SEEDED_BUG='mainReentrnat' names no seeded bug; valid: drainLostWakeup"), misspelt.stderr)
     }
 
+    /// A child that dies is the scenario's `crash` at the iteration it was in: the other
+    /// scenarios still run, the replay command is printed, and the child's backtrace is
+    /// kept in the results directory.
+    func testACrashKeepsTheChildsBacktraceAndTheOtherScenariosRun() throws {
+        let out = try temporaryDirectory()
+        let run = try schedbench(
+            ["stress", "--scenario", "trampoline.tree,mpsc.spec", "--seed", "9", "--iterations", "6", "--out", out.path],
+            environment: ["SCHEDBENCH_INJECT_FAULT": "crash"])
+        XCTAssertEqual(run.status, 3, run.stderr)
+        XCTAssertTrue(run.stderr.contains("iteration 3: crash: killed by SIGILL before it replied"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("Program crashed"), "the crash is summed up in words:\n\(run.stderr)")
+        XCTAssertTrue(run.stderr.contains("replay: schedbench stress --scenario trampoline.tree --seed 9 --iterations 4"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("error: 2 scenario(s) failed: mpsc.spec, trampoline.tree"), "the second scenario ran too:\n\(run.stderr)")
+        for scenario in ["trampoline.tree", "mpsc.spec"] {
+            let log = out.appendingPathComponent("crash-\(scenario).log")
+            XCTAssertTrue(run.stderr.contains("backtrace of the crashed child: \(log.path)"), run.stderr)
+            let text = try String(contentsOf: log, encoding: .utf8)
+            XCTAssertTrue(text.contains("SCHEDBENCH_INJECT_FAULT=crash: the stress child dies in iteration 3"), text)
+            XCTAssertTrue(text.contains("crashed:"), "a backtrace of the crashed thread:\n\(text)")
+            XCTAssertTrue(text.contains("StressRunner"), "the backtrace names the frames:\n\(text)")
+        }
+        let misspelt = try schedbench(["stress", "--iterations", "1"], environment: ["SCHEDBENCH_INJECT_FAULT": "crsh"])
+        XCTAssertEqual(misspelt.status, 64)
+        XCTAssertTrue(misspelt.stderr.contains("SCHEDBENCH_INJECT_FAULT='crsh' is not a fault"), misspelt.stderr)
+    }
+
     func testListShowsTheScenarios() throws {
         let run = try schedbench(["list"])
         XCTAssertEqual(run.status, 0)

@@ -9,8 +9,8 @@ import Foundation
 /// parent only, which decides), with SIGINT, SIGTERM and SIGPIPE at their defaults, and
 /// dies with its parent (`_child` sets the parent-death signal). Its standard input is a
 /// socket rather than a pipe, so a child that exits without reading the request cannot
-/// kill the parent with SIGPIPE. At most `stderrTail`
-/// bytes of its standard error are kept, to explain a failure.
+/// kill the parent with SIGPIPE. The last bytes of its standard error are kept in
+/// `standardError` (`stderrTail` unless asked for more), to explain a failure.
 struct ChildProcess {
     /// The executable: a schedbench binary, or `valgrind` with the binary among `arguments`.
     var executable: String
@@ -20,14 +20,19 @@ struct ChildProcess {
     var environment: [String: String] = [:]
     /// The name errors give the child (the schedbench binary, even when valgrind runs it).
     var name: String
+    /// The end of what the child wrote to standard error in its last run: three lines of
+    /// it explain a failure; all of it is there for a caller that keeps a crash's backtrace.
+    let standardError: TailBuffer
     static let stderrTail = 64 * 1024
 
-    /// Runs `schedbench _child` from `binary`.
-    init(binary: String, environment: [String: String] = [:]) {
+    /// Runs `schedbench _child` from `binary`, keeping the last `keptStandardError` bytes of
+    /// its standard error.
+    init(binary: String, environment: [String: String] = [:], keptStandardError: Int = stderrTail) {
         executable = binary
         arguments = ["_child"]
         self.environment = environment
         name = binary
+        standardError = TailBuffer(limit: keptStandardError)
     }
 
     init(executable: String, arguments: [String], environment: [String: String], name: String) {
@@ -35,6 +40,7 @@ struct ChildProcess {
         self.arguments = arguments
         self.environment = environment
         self.name = name
+        standardError = TailBuffer(limit: Self.stderrTail)
     }
 
     /// The running executable, as children of the same build start it.
@@ -71,7 +77,8 @@ struct ChildProcess {
             Self.writeAll(requestData, to: requestChannel.write)
             close(requestChannel.write)
         }
-        let errors = TailBuffer(limit: Self.stderrTail)
+        let errors = standardError
+        errors.reset()
         DispatchQueue.global().async(group: background) {
             Self.readAll(errorPipe.read) { chunk in
                 errors.append(chunk)
@@ -112,7 +119,7 @@ struct ChildProcess {
         let status = Self.reap(pid)
         background.wait()
 
-        let said = errors.lastLines(3)
+        let said = errors.crashSummary ?? errors.lastLines(3)
         func failure(_ problem: String) -> BenchError {
             .childFailed(executable: name, problem: problem + (said.isEmpty ? "" : ": \(said)"))
         }
@@ -123,6 +130,7 @@ struct ChildProcess {
         }
         if let protocolProblem { throw failure(protocolProblem) }
         guard let reply else {
+            if status.signal != nil { throw failure("\(status.description) before it replied") }
             throw failure(
                 "\(status.description) without a reply (is it a schedbench build that speaks child protocol \(ChildRequest.currentVersion)?)")
         }
@@ -314,6 +322,32 @@ final class TailBuffer: @unchecked Sendable {
         // A copy, not removeFirst: a Data that drops its front keeps its storage, which
         // would grow with everything the child ever wrote.
         if data.count > 2 * limit { data = Data(data.suffix(limit)) }
+    }
+
+    func reset() { lock.withLock { data = Data() } }
+
+    /// Everything kept: the last `limit` bytes (from a line's start where one is in reach).
+    var text: String {
+        lock.withLock {
+            let tail = data.suffix(limit)
+            let fromLine = data.count > limit ? tail.drop { $0 != UInt8(ascii: "\n") }.dropFirst() : tail[...]
+            return String(decoding: fromLine.isEmpty ? tail : fromLine, as: UTF8.self)
+        }
+    }
+
+    /// The Swift runtime's one-line account of a crash (`*** Program crashed: … ***`), and
+    /// the crashed thread's first frame, when the kept output holds a backtrace.
+    var crashSummary: String? {
+        let lines = text.split(separator: "\n")
+        guard let crashed = lines.firstIndex(where: { $0.hasPrefix("*** Program crashed:") }) else { return nil }
+        var summary = lines[crashed].trimmingCharacters(in: CharacterSet(charactersIn: "* "))
+        if let thread = lines[crashed...].firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") }),
+            let frame = lines[(thread + 1)...].first(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+        {
+            let words = frame.split(separator: " ").dropFirst().filter { !$0.hasPrefix("[") }  // the frame's number and [ra]-style marks
+            summary += "; \(lines[thread].dropLast()) in \(words.joined(separator: " "))"
+        }
+        return summary
     }
 
     /// The last `count` non-empty lines, joined with " | ".

@@ -1,10 +1,16 @@
 import Foundation
 
-/// A deliberate fault, for checking that the harness catches what it claims to catch
-/// (`SCHEDBENCH_INJECT_FAULT=duplicate` makes `observeOn.throughput`'s first producer send
-/// its first event twice; the run must then fail with exit 3). Never set in real runs.
+/// A deliberate fault, for checking that the harness catches what it claims to catch.
+/// Never set in real runs.
 public enum FaultInjection: String, CaseIterable, Sendable {
+    /// `observeOn.throughput`'s first producer sends its first event twice: the run must
+    /// fail with exit 3.
     case duplicate
+    /// A stress scenario's child process crashes in iteration `crashIteration`: the
+    /// stress run must report a `crash` there, with the child's backtrace.
+    case crash
+
+    static let crashIteration = 3
 
     public static let environmentKey = "SCHEDBENCH_INJECT_FAULT"
 

@@ -9,6 +9,9 @@ import Foundation
 /// passed), then `record` (`violation` or `outcome`), `name` (a violation kind or an
 /// outcome's name), `class` (`forbidden` for violations; `acceptable` or `forbidden` for
 /// outcomes) and `count`.
+///
+/// Beside it, a scenario whose child crashed leaves `crash-<scenario>.log`: the child's
+/// standard error, with the Swift runtime's backtrace of every thread.
 public enum StressFile {
     public static let name = "stress.csv"
 
@@ -34,10 +37,23 @@ public enum StressFile {
         }
     }
 
-    /// Writes `stress.csv` into `directory` (created if missing), atomically.
-    public static func write(_ results: [StressResult], provenance: Provenance, to directory: URL) throws {
+    /// Where a crashed scenario's log goes, in the results directory.
+    public static func crashLogName(_ scenario: StressScenarioName) -> String { "crash-\(scenario.rawValue).log" }
+
+    /// Writes `stress.csv` into `directory` (created if missing), atomically, and the crash
+    /// log of each result that has one; returns the crash logs' paths.
+    @discardableResult
+    public static func write(_ results: [StressResult], provenance: Provenance, to directory: URL) throws -> [URL] {
         try ResultsFiles.prepare(directory)
         try CSVFile.write(header: header, rows: rows(results, provenance: provenance), to: directory.appendingPathComponent(name))
+        return try results.compactMap { result in
+            guard let log = result.crashLog else { return nil }
+            let file = directory.appendingPathComponent(crashLogName(result.scenario))
+            do { try Data(log.utf8).write(to: file, options: .atomic) } catch {
+                throw BenchError.unwritable(path: file.path, problem: FileProblem.describe(error, at: file))
+            }
+            return file
+        }
     }
 
     /// Reads a `stress.csv` back: one row per record, as column → value.

@@ -20,6 +20,9 @@ public struct StressResult: Codable, Sendable {
     public var secondsToFirstViolation: Double?
     /// Stress points were active (a build with the `StressHooks` trait).
     public var hooksCompiled: Bool
+    /// When the scenario's child crashed: the end of what it wrote to standard error, the
+    /// Swift runtime's backtrace of every thread (at most `StressRun.keptCrashOutput` bytes).
+    public var crashLog: String?
 
     public static let sampleLimit = 10
 

@@ -81,11 +81,22 @@ public struct StressRun: Sendable {
         return outcome
     }
 
+    /// How much of a crashed child's standard error a result keeps: a backtrace of every
+    /// thread of a scenario with a few dozen threads fits.
+    public static let keptCrashOutput = 1 << 20
+
+    /// The Swift runtime's backtracer, for a child that crashes: every thread, plain text,
+    /// the crashed thread's registers and the images the frames mention. (`threads` takes a
+    /// Boolean, and the preset goes first: a later preset resets it.)
+    static let backtraceEnvironment = [
+        "SWIFT_BACKTRACE": "enable=yes,preset=full,threads=yes,registers=crashed,images=mentioned,interactive=no,color=no"
+    ]
+
     /// Runs `scenario` in a child; a child that dies is the scenario's `crash`, at the
-    /// iteration it had started last.
+    /// iteration it had started last, with the child's backtrace in `crashLog`.
     private func runInChild(_ scenario: StressScenarioName, _ options: StressOptions) throws -> StressResult {
         let tracker = IterationTracker(forwardingTo: observer)
-        let child = ChildProcess(binary: executable)
+        let child = ChildProcess(binary: executable, environment: Self.backtraceEnvironment, keptStandardError: Self.keptCrashOutput)
         // The child's own watchdog reports hangs; this limit is for a child that cannot.
         let limit = (options.seconds ?? 3_600) + options.hangTimeout + 120
         let started = Date()
@@ -104,6 +115,7 @@ public struct StressRun: Sendable {
             result.iterations = iteration + 1
             result.durationSeconds = Date().timeIntervalSince(started)
             result.record(StressViolation(kind: .crash, iteration: iteration, detail: problem), atSecond: result.durationSeconds)
+            result.crashLog = child.standardError.text
             return result
         }
     }

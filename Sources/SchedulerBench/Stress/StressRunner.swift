@@ -50,6 +50,9 @@ public enum StressRunner {
                 var planRandom = iteration.stream(Int.max)
                 Perturbation.begin(.random(&planRandom), seed: planRandom.next())
                 heartbeat.beat()
+                if FaultInjection.current == .crash && index == FaultInjection.crashIteration {
+                    fatalError("\(FaultInjection.environmentKey)=crash: the stress child dies in iteration \(index)")
+                }
                 instance.run(iteration)
                 Perturbation.end()
                 if abandoned.load(ordering: .acquiring) { return }
