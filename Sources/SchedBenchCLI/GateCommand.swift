@@ -84,7 +84,7 @@ struct GateCommand: ParsableCommand {
             rounds: rounds, directory: directory, childTimeout: childTimeout.map(TimeInterval.init))
         let progress = ProgressRenderer(live: isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()
-        let interrupts = Interrupts.stopAfterCurrentCase(cancellation)
+        let interrupts = Interrupts.cancelOnInterrupt(cancellation, stopping: "stopping after the current round")
         defer { interrupts.cancel() }
         let finished = try runs.execute(observer: progress, cancellation: cancellation)
         progress.finish()

@@ -2,20 +2,22 @@ import Dispatch
 import Foundation
 import SchedulerBench
 
-/// Signals for commands that run for long. Ctrl-C: the first asks the engine to stop after
-/// the current case (or gate round) and keep what finished; a second exits at once with
-/// status 130. SIGTERM exits at once with status 143. Exiting at once removes the scratch
+/// Signals for commands that run for long. Ctrl-C: the first cancels the engine's token
+/// (`run` stops at the current case's next trial and drops that case, `gate` after the
+/// current round, `stress` after the current scenario) and keeps what finished; a second
+/// exits at once with status 130. SIGTERM exits at once with status 143. Exiting at once removes the scratch
 /// space first; what finished is already on disk. Children run in process groups of their
 /// own, so the terminal's Ctrl-C reaches only this process, and they die with it.
 enum Interrupts {
-    /// Installs the handlers; cancel the returned value to remove them.
-    static func stopAfterCurrentCase(_ cancellation: CancellationToken) -> Installed {
+    /// Installs the handlers; cancel the returned value to remove them. The first Ctrl-C
+    /// prints "interrupt: `stopping`".
+    static func cancelOnInterrupt(_ cancellation: CancellationToken, stopping: String) -> Installed {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         interrupt.setEventHandler {
             if cancellation.cancel() { exitNow(ExitStatus.interrupted.rawValue) }
-            printError("\ninterrupt: stopping after the current case (Ctrl-C again to quit now)")
+            printError("\ninterrupt: \(stopping) (Ctrl-C again to quit now)")
         }
         let terminate = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
         terminate.setEventHandler { exitNow(ExitStatus.terminated.rawValue) }

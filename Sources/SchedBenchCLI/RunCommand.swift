@@ -194,7 +194,7 @@ struct RunCommand: ParsableCommand {
 
         let progress = ProgressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()
-        let interrupts = Interrupts.stopAfterCurrentCase(cancellation)
+        let interrupts = Interrupts.cancelOnInterrupt(cancellation, stopping: "stopping the current case at its next trial; it will not be kept")
         let run = try BenchRun(
             cases: cases, options: options, output: .init(directory: directory, provenance: provenance),
             observer: progress, cancellation: cancellation)
@@ -218,7 +218,10 @@ struct RunCommand: ParsableCommand {
         }
         for (benchCase, error) in outcome.errors { printError("error: \(benchCase): \(error)") }
         if let writeError = outcome.writeError { printError("error: \(writeError)") }
-        if outcome.interrupted { printError("interrupted: kept the \(outcome.writtenCases) finished cases") }
+        if outcome.interrupted {
+            let abandoned = outcome.abandonedCase.map { "; stopped \($0), not kept" } ?? ""
+            printError("interrupted: kept the \(outcome.writtenCases) finished cases\(abandoned)")
+        }
         let status = ExitStatus(outcome)
         if status != .ok { throw status }
     }

@@ -109,7 +109,7 @@ struct StressCommand: ParsableCommand {
 
         let renderer = StressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1, quiet: quiet)
         let cancellation = CancellationToken()
-        let interrupts = Interrupts.stopAfterCurrentCase(cancellation)
+        let interrupts = Interrupts.cancelOnInterrupt(cancellation, stopping: "stopping after the current scenario")
         let plan = StressRun.Plan(
             scenarios: chosen, seed: seed, seconds: seconds, iterations: iterations, spinners: threads, hangTimeout: hangTimeout)
         let outcome = StressRun(plan: plan, observer: renderer, cancellation: cancellation).execute()

@@ -174,6 +174,49 @@ final class HardeningTests: SchedBenchTestCase {
         XCTAssertFalse(Self.isAlive(pid), "the child outlived its parent")
     }
 
+    /// Defect: the first Ctrl-C waited for the case in progress to finish all its trials (a
+    /// thousand, or hour-long paced ones). Now the case stops at its next trial and is not
+    /// written, in this process or in an `--isolate` child (which is killed), and the run
+    /// exits 130 at once.
+    func testCtrlCStopsTheCaseInProgressAtItsNextTrial() throws {
+        for isolate in [false, true] {
+            let out = try temporaryDirectory()
+            let parent = Process()
+            parent.executableURL = executable
+            parent.arguments =
+                [
+                    "run", "--suite", "quick", "--workload", "trampoline.nested", "--events", "20000", "--trials", "1000",
+                    "--warmup", "0", "--no-allocations", "--out", out.path,
+                ] + (isolate ? ["--isolate"] : [])
+            let errors = Pipe()
+            parent.standardOutput = FileHandle.nullDevice
+            parent.standardError = errors
+            try parent.run()
+            defer { if parent.isRunning { parent.terminate() } }
+            let deadline = Date().addingTimeInterval(30)
+            var child: Int32?
+            if isolate {
+                while child == nil && Date() < deadline {
+                    child = Self.children(of: parent.processIdentifier).first
+                    if child == nil { Thread.sleep(forTimeInterval: 0.05) }
+                }
+                XCTAssertNotNil(child, "the isolated case's child never started")
+            }
+            Thread.sleep(forTimeInterval: 1.5)
+            XCTAssertTrue(parent.isRunning, "a thousand trials take longer than 1.5 s")
+            let interrupted = Date()
+            kill(parent.processIdentifier, SIGINT)
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            parent.waitUntilExit()
+            XCTAssertLessThan(Date().timeIntervalSince(interrupted), 5, "isolate \(isolate): the case stopped at its next trial")
+            XCTAssertEqual(parent.terminationStatus, 130, stderr)
+            XCTAssertTrue(stderr.contains("interrupt: stopping the current case at its next trial"), stderr)
+            XCTAssertTrue(stderr.contains("interrupted: kept the 0 finished cases; stopped trampoline.nested"), stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("results.csv").path), "the stopped case is not written")
+            if let child { XCTAssertFalse(Self.isAlive(child), "the child running the case was killed") }
+        }
+    }
+
     /// Live `schedbench _child` processes whose parent is `pid`.
     private static func children(of pid: Int32) -> [Int32] {
         ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { candidate in
@@ -257,5 +300,64 @@ final class HardeningTests: SchedBenchTestCase {
         var usage = rusage()
         getrusage(RUSAGE_CHILDREN.rawValue, &usage)
         XCTAssertLessThan(usage.ru_maxrss, 200_000, "largest child so far, in KiB: the gate must not hold the 200 MB")
+    }
+    /// Defect 13: `compare` must stay linear in the size of its files. It used to keep a
+    /// dictionary per row (≈10 bytes resident per byte of CSV: 50 MB files, 562 MB); it now
+    /// folds rows as it reads them. Two sizes, 4× apart: time grows about 4× (16× would be
+    /// quadratic) and memory by at most 2.5 bytes per byte added (the old reader: 4.9).
+    func testCompareStaysLinearInTheSizeOfItsFiles() throws {
+        func measure(megabytes: Double) throws -> (seconds: Double, peakBytes: Double, inputBytes: Double) {
+            let directory = try temporaryDirectory()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var inputBytes = 0.0
+            let paths = try ["base", "new"].enumerated().map { side, name -> String in
+                let url = directory.appendingPathComponent("\(name).csv")
+                var text = ResultsFiles.resultsHeader.joined(separator: ",") + "\n"
+                var benchCase = 0
+                while Double(text.utf8.count) < megabytes * 1e6 {
+                    benchCase += 1
+                    for trial in 1...10 {
+                        for (metric, unit) in [
+                            ("ns_per_event", "ns"), ("events_per_sec", "1/s"), ("wall_time_s", "s"), ("invariant_violations", "count"),
+                        ] {
+                            let value = metric == "invariant_violations" ? 0 : 100 + Double((benchCase * 31 + trial * 7 + side) % 13)
+                            text += "r,2026-11-23T00:00:00Z,h,cpu,2,linux,6.3,c,release,quick,observeOn.throughput,serial,drain,"
+                            text += "\(1 + benchCase % 256),\(1_000 + benchCase),0,0,\(trial),\(metric),\(value),\(unit)\n"
+                        }
+                    }
+                }
+                try text.write(to: url, atomically: true, encoding: .utf8)
+                inputBytes += Double(text.utf8.count)
+                return url.path
+            }
+            let started = Date()
+            let (status, usage) = try Self.spawnAndWait(executable.path, ["compare", paths[0], paths[1], "--format", "csv"])
+            XCTAssertTrue([0, 2].contains(status), "compare of \(megabytes) MB files exited \(status)")
+            return (Date().timeIntervalSince(started), Double(usage.ru_maxrss) * 1_024, inputBytes)
+        }
+        let small = try measure(megabytes: 1.5)
+        let large = try measure(megabytes: 6)
+        XCTAssertLessThan(large.seconds / small.seconds, 10, "time: \(small.seconds) s, then \(large.seconds) s")
+        let bytesPerByte = (large.peakBytes - small.peakBytes) / (large.inputBytes - small.inputBytes)
+        XCTAssertLessThan(bytesPerByte, 2.5, "resident bytes per byte of input: \(small.peakBytes) B, then \(large.peakBytes) B")
+    }
+
+    /// Runs `executable arguments…` with its output discarded; its exit status and its own
+    /// resource usage (not that of the other children this process has had).
+    private static func spawnAndWait(_ executable: String, _ arguments: [String]) throws -> (status: Int32, usage: rusage) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard result == 0 else { throw XCTSkip("cannot start \(executable): \(String(cString: strerror(result)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        return ((status >> 8) & 0xFF, usage)
     }
 }

@@ -14,6 +14,8 @@ struct CaseIsolation: Sendable {
     var scratch: URL
     /// `valgrind`, for instruction-counting children.
     var valgrind: String?
+    /// Once cancelled, a running child is killed and its work throws `Interrupted`.
+    var cancellation: CancellationToken?
 
     /// Runs `benchCase` in full in a child; its trial events reach `observer`.
     func run(_ benchCase: BenchCase, options: RunOptions, observer: any BenchObserver) throws -> CaseResult {
@@ -25,14 +27,16 @@ struct CaseIsolation: Sendable {
                 if case .trialStarted = $0 { return true }
                 return false
             },
-            timeout: options.childTimeout)
+            timeout: options.childTimeout, cancellation: cancellation)
         return try Self.single(reply, benchCase, child.name).result
     }
 
     /// The allocation trial, in a child that counts exactly.
     func countAllocations(_ benchCase: BenchCase, options: RunOptions) throws -> CaseResult {
         let child = ChildProcess(binary: executable, environment: AllocationCounter.environment)
-        let reply = try child.run(ChildRequest(job: .counting(.allocations), cases: [benchCase], options: options), timeout: options.childTimeout)
+        let reply = try child.run(
+            ChildRequest(job: .counting(.allocations), cases: [benchCase], options: options), timeout: options.childTimeout,
+            cancellation: cancellation)
         return try Self.single(reply, benchCase, child.name).result
     }
 
@@ -56,7 +60,9 @@ struct CaseIsolation: Sendable {
                 executable: valgrind,
                 arguments: InstructionCounter.valgrindArguments(output: dump, executable: binary, arguments: ["_child"]),
                 environment: [:], name: executable)
-            let reply = try child.run(ChildRequest(job: .counting(.instructions), cases: [sized], options: options), timeout: options.childTimeout)
+            let reply = try child.run(
+                ChildRequest(job: .counting(.instructions), cases: [sized], options: options), timeout: options.childTimeout,
+                cancellation: cancellation)
             let counted = try Self.single(reply, sized, child.name)
             guard let operations = counted.operations else {
                 throw BenchError.childFailed(executable: executable, problem: "the instruction-counting child reported no operation count")

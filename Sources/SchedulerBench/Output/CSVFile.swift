@@ -30,6 +30,16 @@ enum CSVFile {
 
     /// Reads a CSV file with a header row; each row as a column → value dictionary.
     static func read(_ url: URL, requiring required: [String]) throws -> [[String: String]] {
+        var rows: [[String: String]] = []
+        try forEachRow(url, requiring: required) { row, _ in rows.append(row) }
+        return rows
+    }
+
+    /// Reads a CSV file with a header row and hands `body` each row, as a column → value
+    /// dictionary, with its line number (the header is line 1). Only one row's dictionary
+    /// lives at a time: a reader that folds rows into its own structure keeps memory to
+    /// the file's text and that structure.
+    static func forEachRow(_ url: URL, requiring required: [String], _ body: ([String: String], _ line: Int) throws -> Void) throws {
         let text: String
         do {
             text = try String(contentsOf: url, encoding: .utf8)
@@ -47,15 +57,13 @@ enum CSVFile {
         guard missing.isEmpty else {
             throw BenchError.unreadable(path: url.path, problem: "missing columns \(missing.joined(separator: ", "))")
         }
-        var rows: [[String: String]] = []
         var line = 1
         while let fields = reader.next() {
             line += 1
             guard fields.count == header.count else {
                 throw BenchError.unreadable(path: url.path, problem: "row \(line) has \(fields.count) fields, the header has \(header.count)")
             }
-            rows.append(Dictionary(uniqueKeysWithValues: zip(header, fields)))
+            try body(Dictionary(uniqueKeysWithValues: zip(header, fields)), line)
         }
-        return rows
     }
 }

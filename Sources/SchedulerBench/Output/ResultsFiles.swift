@@ -81,14 +81,12 @@ public enum ResultsFiles {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             url = url.appendingPathComponent(resultsName)
         }
-        let rows = try CSVFile.read(url, requiring: resultsHeader)
         var order: [BenchCase] = []
         var trials: [BenchCase: [Int: [Metric: Double]]] = [:]
         var trialOrder: [BenchCase: [Int]] = [:]
         var firstLine: [BenchCase: [Int: [Metric: Int]]] = [:]
         var provenance: Provenance?
-        for (index, row) in rows.enumerated() {
-            let line = index + 2
+        try CSVFile.forEachRow(url, requiring: resultsHeader) { row, line in
             func fail(_ problem: String) -> BenchError { .unreadable(path: url.path, problem: "row \(line): \(problem)") }
             guard let workload = WorkloadName(rawValue: row["workload"]!) else { throw fail("unknown workload '\(row["workload"]!)'") }
             guard let scheduler = SchedulerName(rawValue: row["scheduler"]!) else { throw fail("unknown scheduler '\(row["scheduler"]!)'") }

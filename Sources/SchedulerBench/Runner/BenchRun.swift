@@ -4,8 +4,9 @@ import Foundation
 /// in a child of its own, with the results written atomically after each case, so an
 /// interrupted or failed run keeps what it finished.
 ///
-/// Progress goes to the `observer` as `BenchEvent`s; a cancelled `cancellation` stops the
-/// run at the next case boundary. Call `execute()` off the main thread while the main
+/// Progress goes to the `observer` as `BenchEvent`s. A cancelled `cancellation` stops the
+/// run at the case in progress's next trial (a child running it is killed): that case is
+/// dropped, the finished ones stay written. Call `execute()` off the main thread while the main
 /// thread drains the main queue (`MainThreadDriver`), as the workloads on `main` need.
 public final class BenchRun {
     /// Where a run writes `results.csv` and `summary.csv`.
@@ -30,6 +31,8 @@ public final class BenchRun {
         public var cases: [CaseOutcome]
         /// The run stopped early because it was cancelled.
         public var interrupted: Bool
+        /// The case that was running when the run was cancelled; it is not in `cases`.
+        public var abandonedCase: BenchCase?
         /// The results could not be written; the run stopped at that case.
         public var writeError: BenchError?
         /// How many cases the results files on disk hold (the last successful write).
@@ -75,8 +78,8 @@ public final class BenchRun {
     public func execute() -> Outcome {
         let scratch = ScratchSpace.makeDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let children = CaseIsolation(scratch: scratch, valgrind: valgrind)
-        let runner = CaseRunner(options: options, counting: children, observer: observer)
+        let children = CaseIsolation(scratch: scratch, valgrind: valgrind, cancellation: cancellation)
+        let runner = CaseRunner(options: options, counting: children, observer: observer, cancellation: cancellation)
 
         var outcome = Outcome(cases: [], interrupted: false, writeError: nil)
         for (index, benchCase) in cases.enumerated() {
@@ -88,6 +91,10 @@ public final class BenchRun {
             let result: Result<CaseResult, BenchError>
             do {
                 result = .success(options.isolate ? try children.run(benchCase, options: options, observer: observer) : try runner.run(benchCase))
+            } catch is Interrupted {
+                outcome.interrupted = true
+                outcome.abandonedCase = benchCase
+                break
             } catch {
                 result = .failure(BenchError(error))
             }

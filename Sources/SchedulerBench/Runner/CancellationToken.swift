@@ -1,8 +1,9 @@
 import Synchronization
 
-/// Asks a run (or a gate) to stop at the next case boundary: the case in progress
-/// finishes and is written, nothing after it starts. Thread-safe; cancelling twice is
-/// the same as once. The CLI cancels on the first Ctrl-C.
+/// Asks a run (or a gate, or a stress run) to stop early. A run stops at the case in
+/// progress's next trial and keeps only the cases that finished; a gate stops after its
+/// round, a stress run after its scenario. Thread-safe; cancelling twice is the same as
+/// once. The CLI cancels on the first Ctrl-C.
 public final class CancellationToken: Sendable {
     private let cancelled = Atomic<Bool>(false)
 
@@ -16,3 +17,7 @@ public final class CancellationToken: Sendable {
 
     public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 }
+
+/// The work stopped because its `CancellationToken` was cancelled: what it had done is
+/// not a result.
+struct Interrupted: Error {}

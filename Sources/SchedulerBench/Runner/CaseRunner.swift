@@ -12,11 +12,24 @@ struct CaseRunner {
     var counting: CaseIsolation?
     /// Hears `trialStarted` before each trial.
     var observer: any BenchObserver = SilentObserver()
+    /// Checked before every trial (warmup, timed, counting): once cancelled, `run` throws
+    /// `Interrupted` and the case's trials so far are dropped. A trial itself is bounded
+    /// (`Limits`): at most 10 million events, or an hour when paced.
+    var cancellation: CancellationToken
 
-    init(options: RunOptions, counting: CaseIsolation? = nil, observer: any BenchObserver = SilentObserver()) {
+    init(
+        options: RunOptions, counting: CaseIsolation? = nil, observer: any BenchObserver = SilentObserver(),
+        cancellation: CancellationToken = CancellationToken()
+    ) {
         self.options = options
         self.counting = counting
         self.observer = observer
+        self.cancellation = cancellation
+    }
+
+    /// Throws `Interrupted` once the run has been cancelled.
+    private func continueUnlessCancelled() throws {
+        if cancellation.isCancelled { throw Interrupted() }
     }
 
     func run(_ benchCase: BenchCase) throws -> CaseResult {
@@ -26,6 +39,7 @@ struct CaseRunner {
 
         var overheadPairs: [(on: Double, off: Double)] = []
         for trial in 1...options.trials {
+            try continueUnlessCancelled()
             observer.benchEvent(.trialStarted(benchCase, trial: trial, of: options.trials))
             // The overhead pair's bare trial runs before the measured one in odd trials and
             // after it in even ones, so neither always has the warmer start.
@@ -46,6 +60,7 @@ struct CaseRunner {
         result.overhead = HarnessOverhead(pairs: overheadPairs)
 
         if options.countAllocations {
+            try continueUnlessCancelled()
             observer.benchEvent(.trialStarted(benchCase, trial: TrialRecord.countingTrial, of: options.trials))
             if AllocationCounter.isExact {
                 let (record, descriptions) = try allocationTrial(workload, benchCase)
@@ -58,6 +73,7 @@ struct CaseRunner {
             }
         }
         if options.countInstructions, let counting {
+            try continueUnlessCancelled()
             observer.benchEvent(.trialStarted(benchCase, trial: TrialRecord.countingTrial, of: options.trials))
             let counted = try counting.countInstructions(benchCase, options: options)
             counted.trials.forEach { result.addCounting($0) }
@@ -113,6 +129,7 @@ struct CaseRunner {
         var violations = 0
         var samples: [String] = []
         for _ in 0..<options.warmup {
+            try continueUnlessCancelled()
             let report = InvariantReport()
             _ = try workload.runTrial(benchCase, invariants: report, checking: options.checking)
             violations += report.count
