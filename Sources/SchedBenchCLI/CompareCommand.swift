@@ -9,10 +9,12 @@ struct CompareCommand: ParsableCommand {
             BASE and NEW are results directories or results.csv files. Per case and metric: \
             both medians and the ratio NEW/BASE of the trials' geometric means, with one-sided \
             90% confidence bounds (Welch's t on the logarithms; csv output adds the two-sided \
-            95% interval). Regressed: the bound nearest \
-            "no change" is worse than the threshold. Improved: it is better than the threshold. \
-            Unchanged: both bounds within it. Inconclusive: too noisy to tell (does not fail \
-            unless --fail-on-inconclusive).
+            95% interval). Regressed: NEW is worse by more than the threshold with 90% \
+            confidence for the whole comparison (Holm's step-down over every row; --per-row \
+            decides each row on its own). Improved: the bound nearest "no change" is better \
+            than the threshold. Unchanged: both bounds within it. Inconclusive: too noisy to \
+            tell, with the smallest change the run could have detected (does not fail unless \
+            --fail-on-inconclusive).
 
             Exit codes: 0 no regression; 2 regression; 3 correctness failure in NEW; \
             1 unreadable or mismatched input; 64 usage.

@@ -28,6 +28,12 @@ struct ComparisonOptions: ParsableArguments {
     @Flag(help: "Fail (exit 2) on inconclusive rows too, not only on regressions.")
     var failOnInconclusive = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Decide each row on its own (90% confidence per row) instead of for the whole comparison (Holm): more false alarms as rows are added."
+        ))
+    var perRow = false
+
     func validate() throws {
         _ = try defaultThreshold()
         _ = try metricList()
@@ -66,7 +72,8 @@ struct ComparisonOptions: ParsableArguments {
             ?? Thresholds(defaultThreshold: defaultThreshold())
         let baseCases = try ResultsFiles.read(base).cases
         let newCases = try ResultsFiles.read(new).cases
-        let comparison = Comparison(base: baseCases, new: newCases, thresholds: thresholdTable, metrics: try metricList())
+        let comparison = Comparison(
+            base: baseCases, new: newCases, thresholds: thresholdTable, metrics: try metricList(), method: perRow ? .perRow : .familyWise)
         print(try ComparisonRendering.render(comparison, format: ComparisonRendering.Format(rawValue: format)!))
         if let csv { try ComparisonFile.write(comparison, to: csv) }
 

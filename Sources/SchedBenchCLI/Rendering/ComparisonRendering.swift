@@ -20,7 +20,12 @@ enum ComparisonRendering {
     private static func text(_ comparison: Comparison, markdown: Bool) -> String {
         var lines: [String] = []
         let counts = Comparison.Verdict.allCases.map { "\(comparison.count($0)) \($0.rawValue)" }.joined(separator: ", ")
-        lines.append(markdown ? "**schedbench compare:** \(counts)" : "compare: \(counts)")
+        let verdict = comparison.verdict.rawValue
+        let how =
+            comparison.method == .familyWise
+            ? "family-wise over \(comparison.hypotheses) tests (Holm), \(percent(Comparison.decisionConfidence)) confidence"
+            : "per row, \(percent(Comparison.decisionConfidence)) confidence each"
+        lines.append(markdown ? "**schedbench compare: \(verdict)** (\(how)): \(counts)" : "compare: \(verdict) (\(how)): \(counts)")
         lines.append("")
         let header = ["workload", "scheduler", "strategy", "p", "events", "metric", "base", "new", "change [90% bounds]", "limit", "verdict"]
         let order: [Comparison.Verdict] = [.regressed, .inconclusive, .improved, .unchanged]
@@ -33,7 +38,7 @@ enum ComparisonRendering {
             return [
                 c.workload.rawValue, c.scheduler.rawValue, c.strategy.rawValue, String(c.producers), String(c.events),
                 row.metric.rawValue, number(row.baseMedian), number(row.newMedian), change(row.estimate),
-                "±" + percent(row.threshold), markdown && row.verdict == .regressed ? "**regressed**" : row.verdict.rawValue,
+                "±" + percent(row.threshold), verdictCell(row, markdown: markdown),
             ]
         }
         if markdown {
@@ -59,6 +64,17 @@ enum ComparisonRendering {
                     + "\(number(failure.leaked)) leaked resources")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The verdict; an inconclusive row adds the smallest change its noise would have shown.
+    private static func verdictCell(_ row: Comparison.Row, markdown: Bool) -> String {
+        switch row.verdict {
+        case .regressed: return markdown ? "**regressed**" : "regressed"
+        case .inconclusive:
+            guard let detectable = row.detectableChange else { return "inconclusive" }
+            return "inconclusive (detects ≥ \(String(format: "%.1f%%", detectable * 100)) worse)"
+        default: return row.verdict.rawValue
+        }
     }
 
     private static func number(_ value: Double) -> String {

@@ -6,7 +6,24 @@ import Foundation
 /// suites is the same measurement). Each metric present on both sides gets a
 /// `RatioEstimate` and a verdict against its threshold; correctness failures in NEW and
 /// cases present on one side only are listed separately.
+///
+/// "Regressed" is decided for the comparison as a whole (`Method.familyWise`, the default):
+/// each row tests "NEW is worse than BASE by more than the threshold" one-sided, and Holm's
+/// step-down over all rows keeps the chance that a comparison with no such row says
+/// "regressed" at most 1 − `decisionConfidence`, however many rows it has. Per row (the
+/// behaviour before), a suite of 16 cases all 3% slower under a 5% threshold failed in 22% of
+/// pairs; family-wise in under 1% (the Statistical methods article has the measured rates).
 public struct Comparison: Sendable {
+    /// How a row's "regressed" is decided.
+    public enum Method: String, Sendable, CaseIterable {
+        /// Holm's step-down over every row's one-sided test: the false-alarm rate holds for
+        /// the whole comparison.
+        case familyWise = "family-wise"
+        /// Each row on its own at `decisionConfidence`: the false-alarm rate holds per row,
+        /// so it grows with the number of rows.
+        case perRow = "per-row"
+    }
+
     public enum Verdict: String, Sendable, CaseIterable {
         /// The confidence bound nearest "no change" is worse than the threshold.
         case regressed
@@ -32,6 +49,18 @@ public struct Comparison: Sendable {
         public var interval95: RatioEstimate?
         public var threshold: Double
         public var verdict: Verdict
+        /// The one-sided p-value of "NEW is at most the threshold worse than BASE" (small:
+        /// the trials show it worse by more). Nil without a ratio.
+        public var pValue: Double?
+        /// `pValue` adjusted for the whole comparison (Holm); the row regressed, family-wise,
+        /// when this is at most 1 − `decisionConfidence`. Equal to `pValue` per row.
+        public var adjustedPValue: Double?
+        /// The smallest change worse than the threshold that trials this noisy would show in
+        /// 80% of runs, as a fraction (0.12: 12% worse): what an inconclusive row could have
+        /// detected. Family-wise, at the level the first of Holm's steps uses (the family's
+        /// 10% shared by all the tests), so it is what this comparison could have flagged.
+        /// Nil for single-trial metrics.
+        public var detectableChange: Double?
     }
 
     public var rows: [Row]
@@ -40,7 +69,22 @@ public struct Comparison: Sendable {
     /// NEW's cases with invariant violations or leaked resources, with the totals.
     public var correctnessFailures: [(benchCase: BenchCase, violations: Double, leaked: Double)]
 
+    /// How "regressed" was decided.
+    public var method: Method
+    /// How many one-sided tests the family-wise decision covered (rows, with the reciprocal
+    /// pair ns/event and events/s of one case counted once).
+    public var hypotheses: Int
+
     public func count(_ verdict: Verdict) -> Int { rows.filter { $0.verdict == verdict }.count }
+
+    /// The comparison's verdict: regressed when any row regressed; otherwise improved when
+    /// any row improved; unchanged when every row is; inconclusive else (or with no rows).
+    public var verdict: Verdict {
+        if count(.regressed) > 0 { return .regressed }
+        if count(.improved) > 0 { return .improved }
+        if !rows.isEmpty && count(.unchanged) == rows.count { return .unchanged }
+        return .inconclusive
+    }
 
     /// The confidence of each one-sided bound a verdict rests on. "Regressed" means: with 90%
     /// confidence, NEW is worse than BASE by more than the threshold. So a change exactly at
@@ -53,8 +97,10 @@ public struct Comparison: Sendable {
     /// Compares the metrics in `metrics` that both sides recorded.
     public init(
         base: [CaseResult], new: [CaseResult], thresholds: Thresholds,
-        metrics: [Metric] = Metric.comparedByDefault, confidence: Double = Comparison.decisionConfidence
+        metrics: [Metric] = Metric.comparedByDefault, confidence: Double = Comparison.decisionConfidence,
+        method: Method = .familyWise
     ) {
+        self.method = method
         func key(_ benchCase: BenchCase) -> BenchCase {
             var key = benchCase
             key.suite = ""
@@ -79,13 +125,52 @@ public struct Comparison: Sendable {
                 else { continue }
                 let threshold = thresholds.threshold(for: metric, in: newResult.benchCase.workload)
                 let estimate = RatioEstimate(base: baseValues, new: newValues, confidence: confidence)
+                let worse = metric.higherIsBetter ? estimate?.inverted : estimate
                 rows.append(
                     Row(
                         benchCase: newResult.benchCase, metric: metric, baseMedian: baseMedian, newMedian: newMedian,
                         baseTrials: baseValues.count, newTrials: newValues.count, estimate: estimate,
                         interval95: RatioEstimate(base: baseValues, new: newValues, confidence: 0.975),
-                        threshold: threshold, verdict: Self.verdict(estimate, metric: metric, threshold: threshold)))
+                        threshold: threshold, verdict: Self.verdict(estimate, metric: metric, threshold: threshold),
+                        pValue: worse?.pValue(ratioAtMost: 1 + threshold)))
             }
+        }
+        hypotheses = 0
+        decideFamilyWise(level: 1 - confidence)
+    }
+
+    /// Adjusts the rows' p-values (Holm, in `.familyWise`) and turns a per-row "regressed"
+    /// that does not hold for the whole comparison into "inconclusive": the row's own
+    /// interval lies past the threshold, but across this many rows that happens by chance.
+    /// ns/event and events/s of one case are one hypothesis (their ratios are reciprocal:
+    /// the same test twice).
+    private mutating func decideFamilyWise(level: Double) {
+        struct Hypothesis: Hashable {
+            var benchCase: BenchCase
+            var metric: Metric
+        }
+        func hypothesis(_ row: Row) -> Hypothesis {
+            var key = row.benchCase
+            key.suite = ""
+            return Hypothesis(benchCase: key, metric: row.metric == .eventsPerSec ? .nsPerEvent : row.metric)
+        }
+        var pByHypothesis: [Hypothesis: Double] = [:]
+        for row in rows {
+            guard let p = row.pValue else { continue }
+            pByHypothesis[hypothesis(row)] = min(p, pByHypothesis[hypothesis(row)] ?? 1)
+        }
+        hypotheses = pByHypothesis.count
+        let keys = Array(pByHypothesis.keys)
+        let adjusted = method == .familyWise ? Holm.adjusted(keys.map { pByHypothesis[$0]! }) : keys.map { pByHypothesis[$0]! }
+        let adjustedByHypothesis = Dictionary(uniqueKeysWithValues: zip(keys, adjusted))
+        let testLevel = method == .familyWise ? level / Double(max(1, hypotheses)) : level
+        for index in rows.indices {
+            guard rows[index].pValue != nil, let p = adjustedByHypothesis[hypothesis(rows[index])] else { continue }
+            rows[index].adjustedPValue = p
+            if rows[index].verdict == .regressed && p > level { rows[index].verdict = .inconclusive }
+            let row = rows[index]
+            let worse = row.metric.higherIsBetter ? row.estimate?.inverted : row.estimate
+            rows[index].detectableChange = worse?.detectableRatio(above: 1 + row.threshold, confidence: 1 - testLevel).map { $0 - 1 }
         }
     }
 

@@ -17,11 +17,41 @@ public struct RatioEstimate: Sendable, Equatable {
     public var ratio: Double
     public var low: Double
     public var high: Double
+    /// The standard error of log(ratio); 0 when the bounds equal the ratio.
+    public var logStandardError: Double
+    /// Welch–Satterthwaite degrees of freedom of the t behind the bounds.
+    public var degreesOfFreedom: Double
 
-    public init(ratio: Double, low: Double, high: Double) {
+    public init(ratio: Double, low: Double, high: Double, logStandardError: Double = 0, degreesOfFreedom: Double = .infinity) {
         self.ratio = ratio
         self.low = low
         self.high = high
+        self.logStandardError = logStandardError
+        self.degreesOfFreedom = degreesOfFreedom
+    }
+
+    /// The one-sided p-value of "the ratio is at most `limit`": small when the trials show
+    /// the ratio above it. With no standard error (single trials), 0 when the ratio is above
+    /// `limit` and 1 otherwise. For a metric where higher is better, pass 1/limit and read
+    /// the ratio BASE/NEW by calling this on `inverted`.
+    public func pValue(ratioAtMost limit: Double) -> Double {
+        let distance = log(ratio) - log(limit)
+        guard logStandardError > 0 else { return distance > 0 ? 0 : 1 }
+        return 1 - StudentT.cdf(distance / logStandardError, degreesOfFreedom: degreesOfFreedom)
+    }
+
+    /// BASE/NEW instead of NEW/BASE: the same evidence, read the other way.
+    public var inverted: RatioEstimate {
+        RatioEstimate(ratio: 1 / ratio, low: 1 / high, high: 1 / low, logStandardError: logStandardError, degreesOfFreedom: degreesOfFreedom)
+    }
+
+    /// How far above `limit` the ratio must be for trials this noisy to show it, one-sided
+    /// at `confidence`, in `power` of runs: limit · exp((t_confidence + t_power) · standard error).
+    /// Nil without a standard error (nothing to say about noise).
+    public func detectableRatio(above limit: Double, confidence: Double, power: Double = 0.8) -> Double? {
+        guard logStandardError > 0 else { return nil }
+        let t = StudentT.quantile(confidence, degreesOfFreedom: degreesOfFreedom) + StudentT.quantile(power, degreesOfFreedom: degreesOfFreedom)
+        return limit * exp(t * logStandardError)
     }
 
     /// Nil when either side is empty or holds a non-positive value (no ratio exists); two
@@ -49,7 +79,9 @@ public struct RatioEstimate: Sendable, Equatable {
             pow(varianceBase + varianceNew, 2)
             / (pow(varianceBase, 2) / Double(base.count - 1) + pow(varianceNew, 2) / Double(new.count - 1))
         let margin = StudentT.quantile(confidence, degreesOfFreedom: degrees) * standardError
-        self.init(ratio: exp(difference), low: exp(difference - margin), high: exp(difference + margin))
+        self.init(
+            ratio: exp(difference), low: exp(difference - margin), high: exp(difference + margin), logStandardError: standardError,
+            degreesOfFreedom: degrees)
     }
 
     private static func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
