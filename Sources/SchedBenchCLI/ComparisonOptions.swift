@@ -28,6 +28,9 @@ struct ComparisonOptions: ParsableArguments {
     @Flag(help: "Fail (exit 2) on inconclusive rows too, not only on regressions.")
     var failOnInconclusive = false
 
+    @Flag(help: "Refuse (exit 1) to compare runs made on different testbeds (CPU, cores, kernel, Swift, build, governor, CPU limit).")
+    var requireSameTestbed = false
+
     @Flag(
         help: ArgumentHelp(
             "Decide each row on its own (90% confidence per row) instead of for the whole comparison (Holm): more false alarms as rows are added."
@@ -70,16 +73,35 @@ struct ComparisonOptions: ParsableArguments {
         let thresholdTable =
             try thresholds.map { try Thresholds.read($0, defaultThreshold: defaultThreshold()) }
             ?? Thresholds(defaultThreshold: defaultThreshold())
-        let baseCases = try ResultsFiles.read(base).cases
-        let newCases = try ResultsFiles.read(new).cases
+        let (baseCases, baseProvenance) = try ResultsFiles.read(base)
+        let (newCases, newProvenance) = try ResultsFiles.read(new)
+        if let baseProvenance, let newProvenance {
+            let differences = baseProvenance.testbedDifferences(from: newProvenance)
+            if !differences.isEmpty {
+                let said = "BASE and NEW were measured on different testbeds: \(differences.joined(separator: "; "))"
+                if requireSameTestbed { return report(.mismatched(said + " (--require-same-testbed)"), new: new) }
+                printError("warning: \(said); a difference may be the machines', not the code's (--require-same-testbed makes this an error)")
+            }
+            for (side, provenance) in [("BASE", baseProvenance), ("NEW", newProvenance)] {
+                if let load = Double(provenance.loadAverage), load >= Double(max(1, provenance.cores)) {
+                    printError("warning: \(side) started on a busy machine (load average \(provenance.loadAverage) on \(provenance.cores) cores)")
+                }
+            }
+        }
         let comparison = Comparison(
             base: baseCases, new: newCases, thresholds: thresholdTable, metrics: try metricList(), method: perRow ? .perRow : .familyWise)
         print(try ComparisonRendering.render(comparison, format: ComparisonRendering.Format(rawValue: format)!))
         if let csv { try ComparisonFile.write(comparison, to: csv) }
 
-        let decision = comparison.decision(
-            baseCases: baseCases.count, newCases: newCases.count, base: base, new: new,
-            requireAll: requireAll, failOnInconclusive: failOnInconclusive)
+        return report(
+            comparison.decision(
+                baseCases: baseCases.count, newCases: newCases.count, base: base, new: new,
+                requireAll: requireAll, failOnInconclusive: failOnInconclusive),
+            new: new)
+    }
+
+    /// Says on stderr what `decision` means, and returns it.
+    private func report(_ decision: ComparisonDecision, new: String) -> ComparisonDecision {
         switch decision {
         case .passed: break
         case .mismatched(let problem): printError("error: \(problem)")

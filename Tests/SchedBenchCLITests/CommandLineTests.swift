@@ -169,7 +169,7 @@ final class CommandLineTests: SchedBenchTestCase {
     }
 
     /// Writes a results directory with one serial/drain case whose ns/event trials are given.
-    private func writeRun(nanos: [Double], violations: Double = 0, producers: Int = 1) throws -> URL {
+    private func writeRun(nanos: [Double], violations: Double = 0, producers: Int = 1, provenance: Provenance = .current()) throws -> URL {
         let directory = try temporaryDirectory()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let benchCase = BenchCase(
@@ -183,8 +183,41 @@ final class CommandLineTests: SchedBenchTestCase {
                     .invariantViolations: index == 0 ? violations : 0,
                 ])
         }
-        try ResultsFiles.write([CaseResult(benchCase: benchCase, trials: trials)], provenance: Provenance.current(), to: directory)
+        try ResultsFiles.write([CaseResult(benchCase: benchCase, trials: trials)], provenance: provenance, to: directory)
         return directory
+    }
+
+    /// Runs from different machines differ by the machines: compare says so, and with
+    /// --require-same-testbed refuses (exit 1).
+    func testCompareWarnsAboutDifferentTestbedsAndCanRefuseThem() throws {
+        var here = Provenance.current()
+        here.loadAverage = "0.10"
+        var there = here
+        there.cpu = "Other CPU"
+        there.governor = "powersave"
+        let base = try writeRun(nanos: [100, 101, 99, 100, 102], provenance: here)
+        let sameTestbed = try writeRun(nanos: [101, 100, 99, 101, 100], provenance: here)
+        let otherTestbed = try writeRun(nanos: [101, 100, 99, 101, 100], provenance: there)
+
+        let same = try schedbench(["compare", base.path, sameTestbed.path, "--require-same-testbed"])
+        XCTAssertEqual(same.status, 0, same.stderr)
+        XCTAssertFalse(same.stderr.contains("testbed"), same.stderr)
+
+        let warned = try schedbench(["compare", base.path, otherTestbed.path])
+        XCTAssertEqual(warned.status, 0, warned.stderr)
+        XCTAssertTrue(
+            warned.stderr.contains("warning: BASE and NEW were measured on different testbeds: cpu '\(here.cpu)' vs 'Other CPU'; governor"),
+            warned.stderr)
+
+        let refused = try schedbench(["compare", base.path, otherTestbed.path, "--require-same-testbed"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("error: BASE and NEW were measured on different testbeds"), refused.stderr)
+        XCTAssertTrue(refused.stdout.isEmpty, "nothing is compared: \(refused.stdout)")
+
+        var busy = here
+        busy.loadAverage = "7.5"
+        let loaded = try schedbench(["compare", base.path, try writeRun(nanos: [101, 100, 99, 101, 100], provenance: busy).path])
+        XCTAssertTrue(loaded.stderr.contains("warning: NEW started on a busy machine (load average 7.5 on \(here.cores) cores)"), loaded.stderr)
     }
 
     func testCompareExitCodes() throws {

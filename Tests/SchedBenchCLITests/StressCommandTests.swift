@@ -13,7 +13,8 @@ final class StressCommandTests: SchedBenchTestCase {
         let csv = try String(contentsOf: out.appendingPathComponent("stress.csv"), encoding: .utf8)
         let lines = csv.split(separator: "\n")
         XCTAssertTrue(
-            lines[0].hasPrefix("run_id,timestamp,host,cpu,cores,os,swift,commit,build,scenario,seed,iterations,operations"), String(lines[0]))
+            lines[0].hasPrefix("run_id,timestamp,host,cpu,cores,os,swift,commit,build,kernel,governor,cpu_limit,load_avg,scenario,seed,iterations"),
+            String(lines[0]))
         XCTAssertTrue(lines.contains { $0.contains(",trampoline.tree,11,20,") && $0.contains(",violation,reorder,forbidden,0") }, csv)
         XCTAssertTrue(lines.contains { $0.contains(",mpsc.spec,11,20,") && $0.contains(",violation,hang,forbidden,0") }, csv)
         // The same --out again: the results there are kept, and the run refuses.

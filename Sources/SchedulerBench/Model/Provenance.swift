@@ -1,6 +1,13 @@
 import Foundation
 
 /// Where and how a run was made: the provenance columns on every CSV row.
+///
+/// Part of it is the run's *testbed*: what a measurement depends on besides the code —
+/// CPU model, cores, kernel, Swift, build configuration, CPU frequency governor and cgroup
+/// CPU limit (`testbed`). Runs on different testbeds can differ by 2× with the same code, so
+/// `compare` warns when they differ (`testbedDifferences(from:)`). The load average at the
+/// start is recorded too, but is not part of the testbed: it says whether the machine was
+/// busy, not what it is.
 public struct Provenance: Codable, Sendable, Equatable {
     public var runID: String
     public var timestamp: String
@@ -11,14 +18,34 @@ public struct Provenance: Codable, Sendable, Equatable {
     public var swift: String
     public var commit: String
     public var build: String
+    /// The kernel release (`uname -r`).
+    public var kernel: String
+    /// cpu0's frequency scaling governor (`performance`, `powersave`, …), or `none` where
+    /// the kernel exposes no frequency scaling (most VMs).
+    public var governor: String
+    /// The cgroup's CPU limit in cores (`1.50`), or `none`.
+    public var cpuLimit: String
+    /// The 1-minute load average when the run started.
+    public var loadAverage: String
 
-    public static let columns = ["run_id", "timestamp", "host", "cpu", "cores", "os", "swift", "commit", "build"]
+    /// A value this run's files do not record (they were written before it was).
+    public static let unrecorded = "unrecorded"
+
+    public static let columns = [
+        "run_id", "timestamp", "host", "cpu", "cores", "os", "swift", "commit", "build", "kernel", "governor", "cpu_limit", "load_avg",
+    ]
+    /// The columns every results file has; the later ones are read as `unrecorded` when missing.
+    public static let requiredColumns = Array(columns.prefix(9))
 
     public var columnValues: [String] {
-        [runID, timestamp, host, cpu, String(cores), os, swift, commit, build]
+        [runID, timestamp, host, cpu, String(cores), os, swift, commit, build, kernel, governor, cpuLimit, loadAverage]
     }
 
-    public init(runID: String, timestamp: String, host: String, cpu: String, cores: Int, os: String, swift: String, commit: String, build: String) {
+    public init(
+        runID: String, timestamp: String, host: String, cpu: String, cores: Int, os: String, swift: String, commit: String, build: String,
+        kernel: String = Provenance.unrecorded, governor: String = Provenance.unrecorded, cpuLimit: String = Provenance.unrecorded,
+        loadAverage: String = Provenance.unrecorded
+    ) {
         self.runID = runID
         self.timestamp = timestamp
         self.host = host
@@ -28,6 +55,52 @@ public struct Provenance: Codable, Sendable, Equatable {
         self.swift = swift
         self.commit = commit
         self.build = build
+        self.kernel = kernel
+        self.governor = governor
+        self.cpuLimit = cpuLimit
+        self.loadAverage = loadAverage
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case runID, timestamp, host, cpu, cores, os, swift, commit, build, kernel, governor, cpuLimit, loadAverage
+    }
+
+    /// Decodes what a child of a build from before the testbed fields sends too (the child
+    /// protocol's version did not change): their values are then `unrecorded`.
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            runID: try values.decode(String.self, forKey: .runID), timestamp: try values.decode(String.self, forKey: .timestamp),
+            host: try values.decode(String.self, forKey: .host), cpu: try values.decode(String.self, forKey: .cpu),
+            cores: try values.decode(Int.self, forKey: .cores), os: try values.decode(String.self, forKey: .os),
+            swift: try values.decode(String.self, forKey: .swift), commit: try values.decode(String.self, forKey: .commit),
+            build: try values.decode(String.self, forKey: .build),
+            kernel: try values.decodeIfPresent(String.self, forKey: .kernel) ?? Self.unrecorded,
+            governor: try values.decodeIfPresent(String.self, forKey: .governor) ?? Self.unrecorded,
+            cpuLimit: try values.decodeIfPresent(String.self, forKey: .cpuLimit) ?? Self.unrecorded,
+            loadAverage: try values.decodeIfPresent(String.self, forKey: .loadAverage) ?? Self.unrecorded)
+    }
+
+    /// The testbed: the columns a measurement depends on besides the code, by column name.
+    public var testbed: [(column: String, value: String)] {
+        [
+            ("cpu", cpu), ("cores", String(cores)), ("kernel", kernel), ("swift", swift), ("build", build),
+            ("governor", governor), ("cpu_limit", cpuLimit),
+        ]
+    }
+
+    /// How `new`'s testbed differs from this one (BASE), one phrase per column
+    /// (`cpu 'A' vs 'B'`); a column a side does not record is a difference too (nothing says
+    /// they match).
+    public func testbedDifferences(from new: Provenance) -> [String] {
+        zip(testbed, new.testbed).compactMap { base, new in
+            switch (base.value == Self.unrecorded, new.value == Self.unrecorded) {
+            case (true, true): return "\(base.column) recorded by neither run"
+            case (true, false): return "\(base.column) not recorded by BASE"
+            case (false, true): return "\(base.column) not recorded by NEW"
+            case (false, false): return base.value == new.value ? nil : "\(base.column) '\(base.value)' vs '\(new.value)'"
+            }
+        }
     }
 
     /// Reads this machine and process. `commit` comes from `SCHEDBENCH_COMMIT` if set,
@@ -49,7 +122,11 @@ public struct Provenance: Codable, Sendable, Equatable {
             os: operatingSystem(),
             swift: compilerVersion,
             commit: commit(),
-            build: buildConfiguration
+            build: buildConfiguration,
+            kernel: kernelRelease(),
+            governor: frequencyGovernor(),
+            cpuLimit: cgroupCPULimit(),
+            loadAverage: oneMinuteLoad()
         )
     }
 
@@ -97,10 +174,49 @@ public struct Provenance: Codable, Sendable, Equatable {
                 name = line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             }
         }
+        return "\(name) (kernel \(kernelRelease()))"
+    }
+
+    static func kernelRelease() -> String {
         var system = utsname()
         uname(&system)
-        let kernel = withUnsafeBytes(of: &system.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return "\(name) (kernel \(kernel))"
+        return withUnsafeBytes(of: &system.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    static func frequencyGovernor(root: String = "/sys/devices/system/cpu") -> String {
+        let file = "\(root)/cpu0/cpufreq/scaling_governor"
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            return FileManager.default.fileExists(atPath: "\(root)/cpu0/cpufreq") ? "unreadable" : "none"
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// cgroup v2's `cpu.max` (`quota period`, or `max`), else cgroup v1's CFS quota and period.
+    static func cgroupCPULimit(root: String = "/sys/fs/cgroup") -> String {
+        func read(_ path: String) -> String? {
+            (try? String(contentsOfFile: "\(root)/\(path)", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        func cores(_ quota: String, _ period: String) -> String {
+            guard let quota = Double(quota), let period = Double(period), quota > 0, period > 0 else { return "none" }
+            return String(format: "%.2f", quota / period)
+        }
+        if let max = read("cpu.max") {
+            let fields = max.split(separator: " ").map(String.init)
+            return fields.count == 2 ? cores(fields[0], fields[1]) : "none"
+        }
+        if let quota = read("cpu/cpu.cfs_quota_us") ?? read("cpu,cpuacct/cpu.cfs_quota_us"),
+            let period = read("cpu/cpu.cfs_period_us") ?? read("cpu,cpuacct/cpu.cfs_period_us")
+        {
+            return cores(quota, period)
+        }
+        return "none"
+    }
+
+    static func oneMinuteLoad() -> String {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8), let first = text.split(separator: " ").first else {
+            return "unreadable"
+        }
+        return String(first)
     }
 
     static func commit() -> String {

@@ -9,6 +9,8 @@ public enum ResultsFiles {
     public static let summaryName = "summary.csv"
 
     public static let resultsHeader = Provenance.columns + BenchCase.columns + ["trial", "metric", "value", "unit"]
+    /// What reading needs: files written before the testbed columns were added still read.
+    static let requiredResultsColumns = Provenance.requiredColumns + BenchCase.columns + ["trial", "metric", "value", "unit"]
 
     /// Metrics whose summary carries `_ci_low`/`_ci_high` columns.
     public static let intervalMetrics: [Metric] = [.eventsPerSec, .nsPerEvent, .latencyP50, .latencyP99]
@@ -86,7 +88,7 @@ public enum ResultsFiles {
         var trialOrder: [BenchCase: [Int]] = [:]
         var firstLine: [BenchCase: [Int: [Metric: Int]]] = [:]
         var provenance: Provenance?
-        try CSVFile.forEachRow(url, requiring: resultsHeader) { row, line in
+        try CSVFile.forEachRow(url, requiring: requiredResultsColumns) { row, line in
             func fail(_ problem: String) -> BenchError { .unreadable(path: url.path, problem: "row \(line): \(problem)") }
             guard let workload = WorkloadName(rawValue: row["workload"]!) else { throw fail("unknown workload '\(row["workload"]!)'") }
             guard let scheduler = SchedulerName(rawValue: row["scheduler"]!) else { throw fail("unknown scheduler '\(row["scheduler"]!)'") }
@@ -121,7 +123,9 @@ public enum ResultsFiles {
             if provenance == nil {
                 provenance = Provenance(
                     runID: row["run_id"]!, timestamp: row["timestamp"]!, host: row["host"]!, cpu: row["cpu"]!,
-                    cores: Int(row["cores"]!) ?? 0, os: row["os"]!, swift: row["swift"]!, commit: row["commit"]!, build: row["build"]!
+                    cores: Int(row["cores"]!) ?? 0, os: row["os"]!, swift: row["swift"]!, commit: row["commit"]!, build: row["build"]!,
+                    kernel: row["kernel"] ?? Provenance.unrecorded, governor: row["governor"] ?? Provenance.unrecorded,
+                    cpuLimit: row["cpu_limit"] ?? Provenance.unrecorded, loadAverage: row["load_avg"] ?? Provenance.unrecorded
                 )
             }
         }

@@ -23,7 +23,28 @@ final class ResultsFilesTests: XCTestCase {
         // Commas, quotes and a newline must survive the round trip.
         Provenance(
             runID: "r1", timestamp: "2026-11-22T00:00:00Z", host: "host, \"quoted\"", cpu: "CPU\nmodel",
-            cores: 2, os: "Debian", swift: "6.3.1", commit: "abc", build: "release")
+            cores: 2, os: "Debian", swift: "6.3.1", commit: "abc", build: "release", kernel: "6.1.0", governor: "none", cpuLimit: "1.50",
+            loadAverage: "0.25")
+    }
+
+    /// Files written before the testbed columns existed still read; their testbed is unrecorded.
+    func testResultsWithoutTheTestbedColumnsStillRead() throws {
+        let directory = try temporaryDirectory()
+        try ResultsFiles.write(sampleCases(), provenance: provenance(), to: directory)
+        let file = directory.appendingPathComponent(ResultsFiles.resultsName)
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let header = lines[0].split(separator: ",").map(String.init)
+        let dropped = Set(["kernel", "governor", "cpu_limit", "load_avg"].compactMap { header.firstIndex(of: $0) })
+        XCTAssertEqual(dropped.count, 4)
+        // The sample's values hold no commas, quotes or newlines in these rows' testbed columns; the host does, so rebuild from parsed rows.
+        let rows = try CSVFile.read(file, requiring: ResultsFiles.resultsHeader)
+        let oldHeader = header.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+        try CSVFile.write(header: oldHeader, rows: rows.map { row in oldHeader.map { row[$0]! } }, to: file)
+        let (cases, read) = try ResultsFiles.read(directory.path)
+        XCTAssertEqual(cases[0].trials, sampleCases()[0].trials)
+        XCTAssertEqual(read?.kernel, Provenance.unrecorded)
+        XCTAssertEqual(read?.loadAverage, Provenance.unrecorded)
+        XCTAssertEqual(read?.host, provenance().host)
     }
 
     private func temporaryDirectory() throws -> URL {
