@@ -15,7 +15,9 @@ public struct SchedBench: ParsableCommand {
 
             \(ExitStatus.documentation)
             """,
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, StressCommand.self, ChildCommand.self]
+        subcommands: [
+            RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, StressCommand.self, ExportCommand.self, ChildCommand.self,
+        ]
     )
 
     public init() {}
