@@ -56,8 +56,15 @@ struct ComparisonOptions: ParsableArguments {
     }
 
     func metricList() throws -> [Metric] {
-        let given = metrics.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !given.isEmpty else { return Metric.comparedByDefault }
+        try Self.parseMetrics(metrics) ?? Metric.comparedByDefault
+    }
+
+    /// `--metric` values (repeatable, comma-separated) as metrics; nil when none was given.
+    /// An unknown name, or an option given with nothing in it, is a usage error.
+    static func parseMetrics(_ values: [String]) throws -> [Metric]? {
+        guard !values.isEmpty else { return nil }
+        let given = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !given.isEmpty else { throw ValidationError("--metric '\(values.joined(separator: ","))' names no metric") }
         return try given.map { name in
             guard let metric = Metric(rawValue: name) else {
                 throw ValidationError("unknown --metric '\(name)'; valid: \(Metric.allCases.map(\.rawValue).joined(separator: ", "))")

@@ -41,14 +41,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     private func chosenMetrics() throws -> [Metric]? {
-        let given = metrics.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !given.isEmpty else { return nil }
-        return try given.map { name in
-            guard let metric = Metric(rawValue: name) else {
-                throw ValidationError("unknown --metric '\(name)'; valid: \(Metric.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            return metric
-        }
+        try ComparisonOptions.parseMetrics(metrics)
     }
 
     func run() throws {

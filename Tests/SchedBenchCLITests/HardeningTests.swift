@@ -101,6 +101,9 @@ final class HardeningTests: SchedBenchTestCase {
             XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
             XCTAssertTrue(run.stderr.contains(expected), "\(arguments): \(run.stderr)")
         }
+        let noMetric = try schedbench(["compare", "a", "b", "--metric", " , "])
+        XCTAssertEqual(noMetric.status, 64, "an empty --metric is not the default list: \(noMetric.stderr)")
+        XCTAssertTrue(noMetric.stderr.contains("names no metric"), noMetric.stderr)
         let misspelt = try schedbench(["run", "--suite", "quick", "--dry-run"], environment: [FaultInjection.environmentKey: "duplicat"])
         XCTAssertEqual(misspelt.status, 64, misspelt.stderr)
         XCTAssertTrue(misspelt.stderr.contains("'duplicat' is not a fault") && misspelt.stderr.contains("duplicate"), misspelt.stderr)

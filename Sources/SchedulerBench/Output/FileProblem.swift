@@ -4,10 +4,9 @@ import Foundation
 /// "permission denied", "no space left on device" — never a bare Foundation error code.
 enum FileProblem {
     static func describe(_ error: any Error, at url: URL) -> String {
-        if let type = try? FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType,
-            type != .typeRegular && type != .typeDirectory && type != .typeSymbolicLink
-        {
-            return "\(url.path) is not a regular file"
+        if let type = try? FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType {
+            if type == .typeDirectory { return "\(url.path) is a directory, not a file" }
+            if type != .typeRegular && type != .typeSymbolicLink { return "\(url.path) is not a regular file" }
         }
         // A path through a file fails with a generic code: find the file in the way.
         var ancestor = url.deletingLastPathComponent()
