@@ -187,6 +187,25 @@ final class CommandLineTests: SchedBenchTestCase {
         return directory
     }
 
+    /// A latency case leaves its distribution over all timed trials as an HdrHistogram
+    /// percentile file, in this process and from an `--isolate` child; other cases leave none.
+    func testLatencyCasesLeaveHdrHistogramPercentileFiles() throws {
+        for extra in [[], ["--isolate"]] {
+            let out = try temporaryDirectory()
+            let run = try schedbench(
+                [
+                    "run", "--suite", "quick", "--workload", "observeOn.latency,trampoline.nested", "--scheduler", "serial,currentThread",
+                    "--strategy", "drain,none", "--events", "500", "--rate", "50000", "--trials", "2", "--warmup", "0", "--no-allocations",
+                    "--out", out.path, "--quiet", "--no-table",
+                ] + extra)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let files = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("latency").path)
+            XCTAssertEqual(files, ["observeOn.latency-serial-drain-p1-n500-rate50000.hgrm"], "\(extra)")
+            let text = try String(contentsOf: out.appendingPathComponent("latency/\(files[0])"), encoding: .utf8)
+            XCTAssertTrue(text.contains("Total count    =         1000]"), "two trials of 500 events \(extra):\n\(text)")
+        }
+    }
+
     /// Runs from different machines differ by the machines: compare says so, and with
     /// --require-same-testbed refuses (exit 1).
     func testCompareWarnsAboutDifferentTestbedsAndCanRefuseThem() throws {

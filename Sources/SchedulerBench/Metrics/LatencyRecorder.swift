@@ -10,7 +10,7 @@ import Histogram
 /// (HdrHistogram's back-filling by expected interval) for callers that only have service times.
 ///
 /// Not thread-safe: record from one thread (observers are serialized).
-struct LatencyRecorder {
+struct LatencyRecorder: Codable, Sendable {
     static let highestTrackableNanos: UInt64 = 60_000_000_000
     private var histogram = Histogram<UInt64>(
         lowestDiscernibleValue: 1, highestTrackableValue: highestTrackableNanos, numberOfSignificantValueDigits: .three
@@ -36,6 +36,19 @@ struct LatencyRecorder {
     }
 
     var count: UInt64 { histogram.totalCount }
+
+    /// Adds `other`'s samples (a case's trials into one distribution).
+    mutating func add(_ other: LatencyRecorder) {
+        histogram.add(other.histogram)
+    }
+
+    /// HdrHistogram's percentile distribution text (what its `outputPercentileDistribution`
+    /// prints and its plotter reads), values in microseconds, 5 ticks per half distance.
+    var percentileDistribution: String {
+        var text = ""
+        histogram.outputPercentileDistribution(to: &text, outputValueUnitScalingRatio: 1_000)
+        return text
+    }
 
     /// The value at `percentile` (0–100), within the histogram's 0.1% precision.
     func value(atPercentile percentile: Double) -> UInt64 {

@@ -9,6 +9,9 @@ public struct CaseResult: Codable, Sendable {
     /// With `measureOverhead` and `countInstructions`: instructions per event with the
     /// checkers on over off, minus 1. Exact where the counts repeat exactly.
     public var instructionOverhead: Double?
+    /// For latency workloads: every timed trial's latencies in one histogram (what
+    /// `latency/<case>.hgrm` prints). Comes back from `--isolate` children too.
+    var latency: LatencyRecorder?
 
     public init(benchCase: BenchCase, trials: [TrialRecord], violationSamples: [String] = []) {
         self.benchCase = benchCase

@@ -103,6 +103,9 @@ public final class BenchRun {
                 do {
                     let results = outcome.results
                     try ResultsFiles.write(results, provenance: output.provenance, to: output.directory)
+                    // An earlier run's distributions go once this run has its first case.
+                    if outcome.writtenCases == 0 { LatencyFiles.removeAll(in: output.directory) }
+                    if case .success(let caseResult) = result { try LatencyFiles.write(caseResult, in: output.directory) }
                     outcome.writtenCases = results.count
                 } catch {
                     outcome.writeError = BenchError(error)

@@ -38,6 +38,7 @@ struct CaseRunner {
         var (warmupViolations, samples) = try warmup(workload, benchCase)
 
         var overheadPairs: [(on: Double, off: Double)] = []
+        var caseLatency: LatencyRecorder?
         for trial in 1...options.trials {
             try continueUnlessCancelled()
             observer.benchEvent(.trialStarted(benchCase, trial: trial, of: options.trials))
@@ -47,7 +48,10 @@ struct CaseRunner {
             let bareFirst = trial % 2 == 1
             if options.measureOverhead && bareFirst { bareNanos = try bareTrial(workload, benchCase) }
             let report = InvariantReport()
-            var metrics = try measuredTrial(workload, benchCase, report)
+            var (metrics, latency) = try measuredTrial(workload, benchCase, report)
+            if let latency {
+                if caseLatency == nil { caseLatency = latency } else { caseLatency!.add(latency) }
+            }
             if options.measureOverhead && !bareFirst { bareNanos = try bareTrial(workload, benchCase) }
             // Violations seen during warmup count against the first timed trial.
             metrics[.invariantViolations] = Double(report.count + warmupViolations)
@@ -58,6 +62,7 @@ struct CaseRunner {
         }
         var result = CaseResult(benchCase: benchCase, trials: records)
         result.overhead = HarnessOverhead(pairs: overheadPairs)
+        result.latency = caseLatency
 
         if options.countAllocations {
             try continueUnlessCancelled()
@@ -167,7 +172,11 @@ struct CaseRunner {
         return (record, report.descriptions)
     }
 
-    private func measuredTrial(_ workload: any Workload, _ benchCase: BenchCase, _ report: InvariantReport) throws -> [Metric: Double] {
+    /// A timed trial with the collectors around it: its metrics, and its latencies for
+    /// workloads that stamp events.
+    private func measuredTrial(_ workload: any Workload, _ benchCase: BenchCase, _ report: InvariantReport) throws -> (
+        [Metric: Double], LatencyRecorder?
+    ) {
         let resourcesBefore = Resources.total
         ProcessStatus.resetPeakResidentSize()
         let sampler = ThreadSampler()
@@ -192,7 +201,7 @@ struct CaseRunner {
             metrics[.rssPeak] = Double(status.peakResidentBytes)
         }
         metrics[.resourcesLeaked] = Double(leaked)
-        return metrics
+        return (metrics, outcome.latency.flatMap { $0.count > 0 ? $0 : nil })
     }
 
     static func throughput(_ outcome: TrialOutcome) -> [Metric: Double] {
