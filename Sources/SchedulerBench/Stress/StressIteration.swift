@@ -86,13 +86,14 @@ final class StressIteration: @unchecked Sendable {
         _ = threads.join(timeout: .infinity)
     }
 
-    /// Waits until `condition` holds, up to `seconds`, beating meanwhile (a bounded wait
-    /// is not a hang: the scenario reports what a timeout means). Returns whether it held.
+    /// Waits until `condition` holds, up to `seconds` of time the process could use,
+    /// beating meanwhile (a bounded wait is not a hang: the scenario reports what a timeout
+    /// means). Returns whether it held.
     func wait(upTo seconds: Double, until condition: () -> Bool) -> Bool {
-        let deadline = MonotonicClock.now() + UInt64(seconds * 1e9)
+        var deadline = StallCompensatedDeadline(seconds: seconds, now: MonotonicClock.now())
         var pause: UInt32 = 20
         while !condition() {
-            if MonotonicClock.now() > deadline { return condition() }
+            if deadline.hasPassed(now: MonotonicClock.now(), afterPause: UInt64(pause) * 1_000) { return condition() }
             heartbeat.beat()
             usleep(pause)
             pause = min(pause * 2, 5_000)
@@ -100,11 +101,11 @@ final class StressIteration: @unchecked Sendable {
         return true
     }
 
-    /// Waits for `semaphore` up to `seconds`, beating meanwhile.
+    /// Waits for `semaphore` up to `seconds` of time the process could use, beating meanwhile.
     func wait(_ semaphore: DispatchSemaphore, upTo seconds: Double) -> Bool {
-        let deadline = MonotonicClock.now() + UInt64(seconds * 1e9)
+        var deadline = StallCompensatedDeadline(seconds: seconds, now: MonotonicClock.now())
         while semaphore.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-            if MonotonicClock.now() > deadline { return false }
+            if deadline.hasPassed(now: MonotonicClock.now(), afterPause: 50_000_000) { return false }
             heartbeat.beat()
         }
         return true
@@ -126,10 +127,6 @@ final class Heartbeat: @unchecked Sendable {
 
     func beat() { last.store(MonotonicClock.now(), ordering: .relaxed) }
 
-    /// Seconds since the last beat.
-    var silence: Double {
-        let now = MonotonicClock.now()
-        let last = last.load(ordering: .relaxed)
-        return now > last ? Double(now - last) / 1e9 : 0
-    }
+    /// When the last beat was (`MonotonicClock` nanoseconds).
+    var lastBeat: UInt64 { last.load(ordering: .relaxed) }
 }

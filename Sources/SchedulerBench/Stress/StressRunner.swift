@@ -77,8 +77,17 @@ public enum StressRunner {
         worker.stackSize = 8 << 20
         worker.start()
 
+        // A hang is `hangTimeout` without a beat in time the process could use: when the
+        // watchdog itself wakes late, the process was held off the CPU, and that time is
+        // not the scenario's (StallCompensatedDeadline).
+        var seenBeat = heartbeat.lastBeat
+        var deadline = StallCompensatedDeadline(seconds: options.hangTimeout, now: seenBeat)
         while finished.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-            guard heartbeat.silence > options.hangTimeout else { continue }
+            if heartbeat.lastBeat != seenBeat {
+                seenBeat = heartbeat.lastBeat
+                deadline = StallCompensatedDeadline(seconds: options.hangTimeout, now: seenBeat)
+            }
+            guard deadline.hasPassed(now: MonotonicClock.now(), afterPause: 50_000_000) else { continue }
             abandoned.store(true, ordering: .releasing)
             Perturbation.end()
             let iteration = currentIteration.load(ordering: .relaxed)
