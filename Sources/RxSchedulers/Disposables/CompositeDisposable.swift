@@ -26,6 +26,13 @@ public final class CompositeDisposable: Cancelable, @unchecked Sendable {
         Resources.incrementTotal()
     }
 
+    public init(
+        _ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposable4: Disposable, _ disposables: Disposable...
+    ) {
+        for disposable in [disposable1, disposable2, disposable3, disposable4] + disposables { _ = self.disposables!.insert(disposable) }
+        Resources.incrementTotal()
+    }
+
     public init(disposables: [Disposable]) {
         for disposable in disposables { _ = self.disposables!.insert(disposable) }
         Resources.incrementTotal()

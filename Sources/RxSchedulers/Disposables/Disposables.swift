@@ -26,6 +26,13 @@ extension Disposables {
     }
 
     /// A disposable that disposes every argument, once.
+    public static func create(
+        _ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposables: Disposable...
+    ) -> Cancelable {
+        CompositeDisposable(disposables: [disposable1, disposable2, disposable3] + disposables)
+    }
+
+    /// A disposable that disposes every argument, once.
     public static func create(_ disposables: [Disposable]) -> Cancelable {
         switch disposables.count {
         case 2: return BinaryDisposable(disposables[0], disposables[1])

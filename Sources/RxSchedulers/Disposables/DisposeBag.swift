@@ -17,6 +17,52 @@ public final class DisposeBag: @unchecked Sendable {
         if disposeNow { disposable.dispose() }
     }
 
+    /// Adds every one of `disposables`; when the bag is already being torn down, disposes
+    /// them at once (outside the bag's lock, so a disposal that touches the bag cannot
+    /// deadlock).
+    public func insert(_ disposables: [Disposable]) {
+        let disposeNow: Bool = lock.performLocked {
+            if disposed { return true }
+            self.disposables += disposables
+            return false
+        }
+        if disposeNow { for disposable in disposables { disposable.dispose() } }
+    }
+
+    /// Adds every argument.
+    public func insert(_ disposables: Disposable...) {
+        insert(disposables)
+    }
+
+    /// Adds the disposables `builder` lists, one per line.
+    public func insert(@DisposableBuilder builder: () -> [Disposable]) {
+        insert(builder())
+    }
+
+    /// A bag holding `disposables`.
+    public convenience init(disposing disposables: Disposable...) {
+        self.init(disposing: disposables)
+    }
+
+    /// A bag holding `disposables`.
+    public convenience init(disposing disposables: [Disposable]) {
+        self.init()
+        insert(disposables)
+    }
+
+    /// A bag holding the disposables `builder` lists, one per line.
+    public convenience init(@DisposableBuilder builder: () -> [Disposable]) {
+        self.init(disposing: builder())
+    }
+
+    /// Lists disposables, one per line, for `init(builder:)` and `insert(builder:)`.
+    @resultBuilder
+    public struct DisposableBuilder {
+        public static func buildBlock(_ disposables: Disposable...) -> [Disposable] {
+            disposables
+        }
+    }
+
     private func dispose() {
         let all: [Disposable] = lock.performLocked {
             let all = disposables

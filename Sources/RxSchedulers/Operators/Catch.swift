@@ -8,6 +8,14 @@ extension ObservableType {
     public func catchAndReturn(_ element: Element) -> Observable<Element> {
         Catch(source: asObservable(), handler: { _ in .just(element) })
     }
+
+    /// The elements of each sequence of `sequence` in turn, moving to the next when one
+    /// fails, until one completes. When every one has failed, the last error; an empty
+    /// `sequence` completes. `sequence` is read lazily, so it may be endless.
+    public static func `catch`<Sequence: Swift.Sequence>(sequence: Sequence) -> Observable<Element>
+    where Sequence.Element == Observable<Element> {
+        SourceSequence(advancingOn: .error) { AnyIterator(sequence.makeIterator()) }
+    }
 }
 
 private final class Catch<Element>: Producer<Element> {

@@ -11,6 +11,11 @@ extension ObservableType {
         distinctUntilChanged(keySelector, comparer: ==)
     }
 
+    /// Drops elements whose value at `keyPath` equals that of the element before them.
+    public func distinctUntilChanged<Key: Equatable>(at keyPath: KeyPath<Element, Key>) -> Observable<Element> {
+        distinctUntilChanged({ $0[keyPath: keyPath] }, comparer: ==)
+    }
+
     /// Drops elements that `comparer` finds equal to the element before them.
     public func distinctUntilChanged(_ comparer: @escaping (Element, Element) throws -> Bool) -> Observable<Element> {
         distinctUntilChanged({ $0 }, comparer: comparer)

@@ -83,6 +83,33 @@ final class DisposablesTests: RxTestCase {
         let array = (0..<4).map { _ in BooleanDisposable() }
         CompositeDisposable(disposables: array).dispose()
         XCTAssertTrue(array.allSatisfy(\.isDisposed))
+        let five = (0..<5).map { _ in BooleanDisposable() }
+        let composite = CompositeDisposable(five[0], five[1], five[2], five[3], five[4])
+        XCTAssertEqual(composite.count, 5)
+        composite.dispose()
+        XCTAssertTrue(five.allSatisfy(\.isDisposed))
+        let four = (0..<4).map { _ in BooleanDisposable() }
+        Disposables.create(four[0], four[1], four[2], four[3]).dispose()
+        XCTAssertTrue(four.allSatisfy(\.isDisposed))
+    }
+
+    func testDisposeBagTakesListsArraysAndBuilders() {
+        let items = (0..<9).map { _ in BooleanDisposable() }
+        do {
+            let variadic = DisposeBag(disposing: items[0], items[1])
+            let array = DisposeBag(disposing: [items[2]])
+            let built = DisposeBag {
+                items[3]
+                items[4]
+            }
+            variadic.insert(items[5], items[6])
+            array.insert([items[7]])
+            built.insert {
+                items[8]
+            }
+            XCTAssertFalse(items.contains(where: \.isDisposed), "nothing is disposed while the bags live")
+        }
+        XCTAssertTrue(items.allSatisfy(\.isDisposed))
     }
 
     func testSerialDisposableReplacesAndDisposes() {

@@ -108,6 +108,93 @@ final class CombiningTests: RxTestCase {
         XCTAssertEqual(second.subscriptions, [])
     }
 
+    /// At most two inner sequences at a time; the third is subscribed when the first
+    /// completes, and the whole completes after the source and every inner.
+    func testMergeMaxConcurrentQueuesTheRest() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let a = scheduler.createColdObservable([.next(10, 1), .completed(20)])
+        let b = scheduler.createColdObservable([.next(15, 2), .next(40, 3), .completed(50)])
+        let c = scheduler.createColdObservable([.next(5, 4), .completed(10)])
+        let source = scheduler.createHotObservable([
+            .next(210, a.asObservable()), .next(212, b.asObservable()), .next(214, c.asObservable()), .completed(215),
+        ])
+        let observer = scheduler.start { source.merge(maxConcurrent: 2) }
+        XCTAssertEqual(observer.events, [.next(220, 1), .next(227, 2), .next(235, 4), .next(252, 3), .completed(262)])
+        XCTAssertEqual(a.subscriptions, [Subscription(210, 230)])
+        XCTAssertEqual(b.subscriptions, [Subscription(212, 262)])
+        XCTAssertEqual(c.subscriptions, [Subscription(230, 240)])
+        XCTAssertEqual(source.subscriptions, [Subscription(200, 215)])
+    }
+
+    func testMergeMaxConcurrentEndsOnAnInnerError() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let failing = scheduler.createColdObservable([.next(5, 1), .error(10, TestError())])
+        let waiting = scheduler.createColdObservable([.next(5, 2), .completed(10)])
+        let source = scheduler.createHotObservable([.next(210, failing.asObservable()), .next(211, waiting.asObservable())])
+        let observer = scheduler.start { source.merge(maxConcurrent: 1) }
+        XCTAssertEqual(observer.events, [.next(215, 1), .error(220, TestError())])
+        XCTAssertEqual(waiting.subscriptions, [], "never started")
+        XCTAssertEqual(source.subscriptions, [Subscription(200, 220)])
+    }
+
+    /// Synchronous inner sequences one at a time: started in a loop, so 100,000 of them do
+    /// not overflow the stack, and they arrive in order.
+    func testMergeMaxConcurrentOneOverManySynchronousSourcesIsConcat() {
+        var values: [Int] = []
+        var completed = false
+        _ = Observable.from((0..<100_000).map { Observable.just($0) }).merge(maxConcurrent: 1)
+            .subscribe(onNext: { values.append($0) }, onCompleted: { completed = true })
+        XCTAssertEqual(values, Array(0..<100_000))
+        XCTAssertTrue(completed)
+    }
+
+    /// RxSwift's `catch(sequence:)`: each source in turn while they fail; the first that
+    /// completes ends it; when all fail, the last error.
+    func testCatchSequenceMovesOnErrorUntilOneCompletes() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let first = scheduler.createColdObservable([.next(10, 1), .error(20, TestError())])
+        let second = scheduler.createColdObservable([.next(10, 2), .completed(30)])
+        let third = scheduler.createColdObservable([.next(10, 3), .completed(40)])
+        let observer = scheduler.start {
+            Observable.catch(sequence: [first.asObservable(), second.asObservable(), third.asObservable()])
+        }
+        XCTAssertEqual(observer.events, [.next(210, 1), .next(230, 2), .completed(250)])
+        XCTAssertEqual(first.subscriptions, [Subscription(200, 220)])
+        XCTAssertEqual(second.subscriptions, [Subscription(220, 250)])
+        XCTAssertEqual(third.subscriptions, [])
+    }
+
+    func testCatchSequenceEndsWithTheLastErrorAndAnEmptyOneCompletes() {
+        struct Second: Error, Equatable {}
+        let failing = Observable.catch(sequence: [Observable<Int>.error(TestError()), .error(Second())])
+        var events: [Event<Int>] = []
+        _ = failing.subscribe { events.append($0) }
+        XCTAssertEqual(events.count, 1)
+        XCTAssertTrue(events.first?.error is Second, "\(events)")
+        var completed = false
+        _ = Observable<Int>.catch(sequence: []).subscribe(onCompleted: { completed = true })
+        XCTAssertTrue(completed)
+    }
+
+    /// The sequence is read lazily: an endless one works, as `retry` needs.
+    func testCatchSequenceReadsItsSourcesLazily() {
+        var attempts = 0
+        let flaky = Observable<Int>.create { observer in
+            attempts += 1
+            if attempts < 3 {
+                observer.on(.error(TestError()))
+            } else {
+                observer.on(.next(attempts))
+                observer.on(.completed)
+            }
+            return Disposables.create()
+        }
+        var values: [Int] = []
+        _ = Observable.catch(sequence: repeatElement(flaky, count: Int.max)).subscribe(onNext: { values.append($0) })
+        XCTAssertEqual(values, [3])
+        XCTAssertEqual(attempts, 3)
+    }
+
     func testAmbPicksTheFirstToSendAnything() {
         let scheduler = TestScheduler(initialClock: 0)
         let slow = scheduler.createHotObservable([.next(250, 1), .completed(300)])

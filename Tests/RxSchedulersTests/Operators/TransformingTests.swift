@@ -99,6 +99,10 @@ final class TransformingTests: RxTestCase {
         let words = keyed.createHotObservable([.next(210, "a"), .next(220, "A"), .next(230, "b")])
         let byKey = keyed.start { words.distinctUntilChanged { $0.lowercased() } }
         XCTAssertEqual(byKey.events, [.next(210, "a"), .next(230, "b")])
+        let paths = TestScheduler(initialClock: 0)
+        let counts = paths.createHotObservable([.next(210, "ab"), .next(220, "cd"), .next(230, "efg")])
+        let byKeyPath = paths.start { counts.distinctUntilChanged(at: \.count) }
+        XCTAssertEqual(byKeyPath.events, [.next(210, "ab"), .next(230, "efg")])
     }
 
     func testCatchAndCatchAndReturn() {
