@@ -33,3 +33,29 @@ extension ObservableType {
         return Disposables.create(asObservable().subscribe(observer), gate)
     }
 }
+
+extension ObservableType {
+    /// Subscribes closures per event kind that also receive `object`, held weakly: once
+    /// `object` is gone, none of them runs. As RxSwift's `subscribe(with:…)`.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onNext: ((Object, Element) -> Void)? = nil,
+        onError: ((Object, Swift.Error) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        subscribe(
+            onNext: { [weak object] element in
+                if let object { onNext?(object, element) }
+            },
+            onError: { [weak object] error in
+                if let object { onError?(object, error) }
+            },
+            onCompleted: { [weak object] in
+                if let object { onCompleted?(object) }
+            },
+            onDisposed: { [weak object] in
+                if let object { onDisposed?(object) }
+            })
+    }
+}

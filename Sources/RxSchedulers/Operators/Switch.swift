@@ -7,6 +7,13 @@ extension ObservableType {
     }
 }
 
+extension ObservableType where Element: ObservableConvertibleType {
+    /// The elements of the newest inner sequence: a new one disposes the one before.
+    public func switchLatest() -> Observable<Element.Element> {
+        flatMapLatest { $0 }
+    }
+}
+
 private final class FlatMapLatest<SourceElement, Inner: ObservableConvertibleType>: Producer<Inner.Element> {
     typealias Selector = (SourceElement) throws -> Inner
 
