@@ -112,7 +112,7 @@ final class MoreOperatorsTests: RxTestCase {
         final class Owner { var seen: [Int] = [] }
         let subject = PublishSubject<Int>()
         var owner: Owner? = Owner()
-        weak var weakOwner = owner
+        weak let weakOwner = owner
         var disposedWithOwner = false
         let subscription = subject.subscribe(
             with: owner!, onNext: { owner, value in owner.seen.append(value) }, onDisposed: { _ in disposedWithOwner = true })
