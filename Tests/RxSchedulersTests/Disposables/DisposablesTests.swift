@@ -93,6 +93,32 @@ final class DisposablesTests: RxTestCase {
         XCTAssertTrue(four.allSatisfy(\.isDisposed))
     }
 
+    /// RxSwift's RefCountDisposable: the underlying disposable goes when the primary and
+    /// every retained dependent have been disposed, in either order, once.
+    func testRefCountDisposableWaitsForEveryDependent() {
+        let underlying = BooleanDisposable()
+        let refCount = RefCountDisposable(disposable: underlying)
+        let first = refCount.retain()
+        let second = refCount.retain()
+        refCount.dispose()
+        XCTAssertFalse(underlying.isDisposed, "two dependents are outstanding")
+        first.dispose()
+        first.dispose()
+        XCTAssertFalse(underlying.isDisposed, "disposing a dependent twice releases once")
+        XCTAssertFalse(refCount.isDisposed)
+        second.dispose()
+        XCTAssertTrue(underlying.isDisposed)
+        XCTAssertTrue(refCount.isDisposed)
+        refCount.retain().dispose()  // a nop after the end
+
+        let early = BooleanDisposable()
+        let dependentsFirst = RefCountDisposable(disposable: early)
+        dependentsFirst.retain().dispose()
+        XCTAssertFalse(early.isDisposed, "dependents alone never dispose it")
+        dependentsFirst.dispose()
+        XCTAssertTrue(early.isDisposed)
+    }
+
     func testDisposeBagTakesListsArraysAndBuilders() {
         let items = (0..<9).map { _ in BooleanDisposable() }
         do {
