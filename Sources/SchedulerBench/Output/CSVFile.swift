@@ -20,12 +20,7 @@ enum CSVFile {
 
     /// Writes the file atomically: readers see the old file or the new one, never half of one.
     static func write(header: [String], rows: [[String]], to url: URL) throws {
-        let data = try render(header: header, rows: rows)
-        do {
-            try data.write(to: url, options: .atomic)
-        } catch {
-            throw BenchError.unwritable(path: url.path, problem: FileProblem.describe(error, at: url))
-        }
+        try AtomicFile.write(try render(header: header, rows: rows), to: url)
     }
 
     /// Reads a CSV file with a header row; each row as a column → value dictionary.

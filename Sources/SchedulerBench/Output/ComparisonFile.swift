@@ -33,11 +33,6 @@ public enum ComparisonFile {
 
     /// Writes the file atomically.
     public static func write(_ comparison: Comparison, to url: URL) throws {
-        let text = try render(comparison)
-        do {
-            try Data(text.utf8).write(to: url, options: .atomic)
-        } catch {
-            throw BenchError.unwritable(path: url.path, problem: FileProblem.describe(error, at: url))
-        }
+        try AtomicFile.write(try render(comparison), to: url)
     }
 }

@@ -18,12 +18,11 @@ public enum LatencyFiles {
         guard let latency = result.latency, latency.count > 0 else { return nil }
         let folder = directory.appendingPathComponent(directoryName)
         let file = folder.appendingPathComponent(fileName(result.benchCase))
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(latency.percentileDistribution.utf8).write(to: file, options: .atomic)
-        } catch {
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            // Described at the file: a file named `latency` in the way is then named as such.
             throw BenchError.unwritable(path: file.path, problem: FileProblem.describe(error, at: file))
         }
+        try AtomicFile.write(latency.percentileDistribution, to: file)
         return file
     }
 

@@ -49,9 +49,7 @@ public enum StressFile {
         return try results.compactMap { result in
             guard let log = result.crashLog else { return nil }
             let file = directory.appendingPathComponent(crashLogName(result.scenario))
-            do { try Data(log.utf8).write(to: file, options: .atomic) } catch {
-                throw BenchError.unwritable(path: file.path, problem: FileProblem.describe(error, at: file))
-            }
+            try AtomicFile.write(log, to: file)
             return file
         }
     }

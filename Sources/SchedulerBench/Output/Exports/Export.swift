@@ -62,9 +62,7 @@ public enum Export {
 
     /// Writes an export atomically; `BenchError.unwritable` says why not.
     public static func write(_ text: String, to url: URL) throws {
-        do { try Data(text.utf8).write(to: url, options: .atomic) } catch {
-            throw BenchError.unwritable(path: url.path, problem: FileProblem.describe(error, at: url))
-        }
+        try AtomicFile.write(text, to: url)
     }
 
     /// The metrics exported unless asked otherwise: the ones `compare` judges by default.
