@@ -125,14 +125,13 @@ public struct Comparison: Sendable {
                 else { continue }
                 let threshold = thresholds.threshold(for: metric, in: newResult.benchCase.workload)
                 let estimate = RatioEstimate(base: baseValues, new: newValues, confidence: confidence)
-                let worse = metric.higherIsBetter ? estimate?.inverted : estimate
                 rows.append(
                     Row(
                         benchCase: newResult.benchCase, metric: metric, baseMedian: baseMedian, newMedian: newMedian,
                         baseTrials: baseValues.count, newTrials: newValues.count, estimate: estimate,
                         interval95: RatioEstimate(base: baseValues, new: newValues, confidence: 0.975),
                         threshold: threshold, verdict: Self.verdict(estimate, metric: metric, threshold: threshold),
-                        pValue: worse?.pValue(ratioAtMost: 1 + threshold)))
+                        pValue: Self.worse(estimate, metric)?.pValue(ratioAtMost: 1 + threshold)))
             }
         }
         hypotheses = 0
@@ -169,17 +168,22 @@ public struct Comparison: Sendable {
             rows[index].adjustedPValue = p
             if rows[index].verdict == .regressed && p > level { rows[index].verdict = .inconclusive }
             let row = rows[index]
-            let worse = row.metric.higherIsBetter ? row.estimate?.inverted : row.estimate
-            rows[index].detectableChange = worse?.detectableRatio(above: 1 + row.threshold, confidence: 1 - testLevel).map { $0 - 1 }
+            rows[index].detectableChange = Self.worse(row.estimate, row.metric)?.detectableRatio(above: 1 + row.threshold, confidence: 1 - testLevel)
+                .map { $0 - 1 }
         }
+    }
+
+    /// The estimate read as "how many times worse": itself for costs, inverted for metrics
+    /// where higher is better.
+    static func worse(_ estimate: RatioEstimate?, _ metric: Metric) -> RatioEstimate? {
+        metric.higherIsBetter ? estimate?.inverted : estimate
     }
 
     /// Verdicts read the ratio as "how many times worse": NEW/BASE for costs, BASE/NEW for
     /// metrics where higher is better.
     static func verdict(_ estimate: RatioEstimate?, metric: Metric, threshold: Double) -> Verdict {
-        guard let estimate else { return .inconclusive }
-        let worseLow = metric.higherIsBetter ? 1 / estimate.high : estimate.low
-        let worseHigh = metric.higherIsBetter ? 1 / estimate.low : estimate.high
+        guard let worse = worse(estimate, metric) else { return .inconclusive }
+        let (worseLow, worseHigh) = (worse.low, worse.high)
         let limit = 1 + threshold
         if worseLow > limit { return .regressed }
         if worseHigh < 1 / limit { return .improved }
