@@ -305,7 +305,7 @@ final class HardeningTests: SchedBenchTestCase {
         XCTAssertLessThan(usage.ru_maxrss, 200_000, "largest child so far, in KiB: the gate must not hold the 200 MB")
     }
     /// Defect 13: `compare` must stay linear in the size of its files. It used to keep a
-    /// dictionary per row (≈10 bytes resident per byte of CSV: 50 MB files, 562 MB); it now
+    /// dictionary per row (≈10 bytes resident per byte of CSV: 50 MB files, 561 MB); it now
     /// folds rows as it reads them. Two sizes, 4× apart: time grows about 4× (16× would be
     /// quadratic) and memory by at most 2.5 bytes per byte added (the old reader: 4.9).
     func testCompareStaysLinearInTheSizeOfItsFiles() throws {
