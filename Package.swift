@@ -22,12 +22,21 @@ let package = Package(
         .trait(
             name: "StressHooks",
             description: "Compile the core's stress points (perturbation for schedbench stress) and its seeded bugs (RXSCHEDULERS_SEEDED_BUG)."
-        )
+        ),
+        // A history shared by a fleet in PostgreSQL (`--db postgres://…`), through postgres-nio
+        // (`swift build -c release --traits PostgreSQL`). Off by default: it adds SwiftNIO and
+        // BoringSSL, several minutes to a first build; the SQLite history needs none of it.
+        .trait(
+            name: "PostgreSQL",
+            description: "Store histories in PostgreSQL too (schedbench history … --db postgres://…), through postgres-nio."
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // `swift package generate-documentation` for the DocC catalogs; not linked into anything.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -65,6 +74,9 @@ let package = Package(
                 "CProcess",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "CSV", package: "CSV.swift"),
+                // The history: SQLite through GRDB always, PostgreSQL with the trait.
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             ],
             swiftSettings: languageMode
         ),
@@ -91,7 +103,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SchedulerBenchTests",
-            dependencies: ["SchedulerBench"],
+            // GRDB: the history tests open its files directly, as a foreign writer would.
+            dependencies: ["SchedulerBench", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: languageMode
         ),
         .testTarget(

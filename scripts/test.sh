@@ -4,6 +4,9 @@
 # (schedbench stress, 45 s, a fresh seed), the whole suite under ThreadSanitizer (it must
 # report nothing), and the DocC catalogs (no warnings allowed). Every build has the
 # StressHooks trait: the core's stress points and seeded bugs, which the stress tests need.
+# The debug pass also has the PostgreSQL trait and runs the history tests against a
+# PostgreSQL server it starts on loopback (scripts/test-postgres.sh); the other passes
+# leave PostgreSQL out (it adds SwiftNIO and BoringSSL to each build).
 #   scripts/test.sh                 everything
 #   SKIP_RELEASE=1 scripts/test.sh  without the release pass
 #   SKIP_TSAN=1 scripts/test.sh     without the ThreadSanitizer pass
@@ -11,11 +14,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
+source scripts/test-postgres.sh
 # The harness links jemalloc (allocation statistics) and counts instructions with valgrind.
 ensure_debian_packages libjemalloc-dev pkg-config valgrind
 
-echo "== swift test"
-swift test --traits StressHooks
+echo "== swift test (with a PostgreSQL server for the history tests)"
+start_test_postgres
+swift test --traits StressHooks,PostgreSQL
 
 if [ "${SKIP_RELEASE:-0}" != "1" ]; then
     echo "== swift test -c release (RxSchedulersTests)"

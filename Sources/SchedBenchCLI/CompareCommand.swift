@@ -16,21 +16,49 @@ struct CompareCommand: ParsableCommand {
             tell, with the smallest change the run could have detected (does not fail unless \
             --fail-on-inconclusive).
 
+            With --history DB, NEW alone is judged against each case's last --window runs in \
+            the history on NEW's testbed: the change is NEW over the window's geometric mean, \
+            with bounds from how much whole runs of the window differ (a t-interval for one \
+            more run); the verdicts and the Holm decision are as above.
+
             Exit codes: 0 no regression; 2 regression; 3 correctness failure in NEW; \
             1 unreadable or mismatched input; 64 usage.
             """
     )
 
-    @Argument(help: "The baseline run (directory or results.csv).")
-    var base: String
+    @Argument(help: ArgumentHelp("BASE then NEW (results directories or results.csv files); with --history, NEW only.", valueName: "run"))
+    var runs: [String]
 
-    @Argument(help: "The run to judge (directory or results.csv).")
-    var new: String
+    @Option(
+        help: ArgumentHelp(
+            "Judge NEW against this history (a SQLite file or a postgres:// URL) instead of a BASE run.", valueName: "path-or-url"))
+    var history: String?
+
+    @Option(help: "With --history: how many of each case's latest comparable runs to judge against (2 to 1000).")
+    var window = 20
 
     @OptionGroup var comparison: ComparisonOptions
 
+    func validate() throws {
+        if history == nil && runs.count != 2 {
+            throw ValidationError("give BASE and NEW (\(runs.count) run\(runs.count == 1 ? "" : "s") given), or NEW with --history")
+        }
+        if let history {
+            if runs.count != 1 { throw ValidationError("with --history, give NEW only (\(runs.count) runs given)") }
+            do {
+                _ = try HistoryLocation(history)
+            } catch BenchError.history(let location, let problem) {
+                throw ValidationError("--history \(location): \(problem)")
+            }
+        }
+        if !(2...1000).contains(window) { throw ValidationError("--window \(window) is outside 2...1000") }
+    }
+
     func run() throws {
-        let status = ExitStatus(try comparison.compare(base: base, new: new))
+        let decision =
+            try history.map { try comparison.compare(history: HistoryLocation($0), new: runs[0], window: window) }
+            ?? comparison.compare(base: runs[0], new: runs[1])
+        let status = ExitStatus(decision)
         if status != .ok { throw status }
     }
 }

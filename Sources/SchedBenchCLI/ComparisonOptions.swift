@@ -77,9 +77,6 @@ struct ComparisonOptions: ParsableArguments {
     /// `comparison.csv` to `csv` when given), and returns the decision. Unreadable input
     /// throws `BenchError`.
     func compare(base: String, new: String, writingCSVTo csv: URL? = nil) throws -> ComparisonDecision {
-        let thresholdTable =
-            try thresholds.map { try Thresholds.read($0, defaultThreshold: defaultThreshold()) }
-            ?? Thresholds(defaultThreshold: defaultThreshold())
         let (baseCases, baseProvenance) = try ResultsFiles.read(base)
         let (newCases, newProvenance) = try ResultsFiles.read(new)
         if let baseProvenance, let newProvenance {
@@ -89,21 +86,64 @@ struct ComparisonOptions: ParsableArguments {
                 if requireSameTestbed { return report(.mismatched(said + " (--require-same-testbed)"), new: new) }
                 printError("warning: \(said); a difference may be the machines', not the code's (--require-same-testbed makes this an error)")
             }
-            for (side, provenance) in [("BASE", baseProvenance), ("NEW", newProvenance)] {
-                if let load = Double(provenance.loadAverage), load >= Double(max(1, provenance.cores)) {
-                    printError("warning: \(side) started on a busy machine (load average \(provenance.loadAverage) on \(provenance.cores) cores)")
-                }
-            }
+            warnIfBusy("BASE", baseProvenance)
+        }
+        if let newProvenance { warnIfBusy("NEW", newProvenance) }
+        let comparison = Comparison(
+            base: baseCases, new: newCases, thresholds: try thresholdTable(), metrics: try metricList(), method: perRow ? .perRow : .familyWise)
+        return try conclude(comparison, baseCases: baseCases.count, newCases: newCases.count, base: base, new: new, csv: csv)
+    }
+
+    /// NEW against the last `window` comparable runs of each case in a history (same
+    /// testbed, started before NEW): `compare --history`. Printing and the decision are as
+    /// in `compare(base:new:)`; cases with no comparable run are listed, and fail only with
+    /// `--require-all`.
+    func compare(history location: HistoryLocation, new: String, window: Int, writingCSVTo csv: URL? = nil) throws -> ComparisonDecision {
+        let (newCases, newProvenance) = try ResultsFiles.read(new)
+        guard let newProvenance, !newCases.isEmpty else { throw BenchError.unreadable(path: new, problem: "holds no results") }
+        guard newProvenance.testbedIsRecorded else {
+            throw BenchError.mismatched(
+                "\(new) does not record its testbed (a run from before the fingerprint); a history compares only runs on an equal, recorded testbed")
+        }
+        warnIfBusy("NEW", newProvenance)
+        let history = try History(location, create: false)
+        let windows = try history.window(for: newProvenance, cases: newCases.map(\.benchCase), size: window)
+        if windows.isEmpty {
+            return report(
+                .mismatched(
+                    "nothing to compare: no run in the history \(location) measured NEW's cases on NEW's testbed before it "
+                        + "(add runs of the base branch first: schedbench history add, or run --history)"),
+                new: new)
+        }
+        let short = windows.values.filter { $0.count < 5 }.count
+        if short > 0 {
+            printError(
+                "note: \(short) of \(windows.count) cases have fewer than 5 comparable runs in the history; "
+                    + "their bounds are wide (a t with one degree of freedom fewer than runs), so they are mostly inconclusive")
         }
         let comparison = Comparison(
-            base: baseCases, new: newCases, thresholds: thresholdTable, metrics: try metricList(), method: perRow ? .perRow : .familyWise)
+            window: windows, new: newCases, thresholds: try thresholdTable(), metrics: try metricList(), method: perRow ? .perRow : .familyWise)
+        return try conclude(comparison, baseCases: windows.count, newCases: newCases.count, base: "the history \(location)", new: new, csv: csv)
+    }
+
+    private func thresholdTable() throws -> Thresholds {
+        try thresholds.map { try Thresholds.read($0, defaultThreshold: defaultThreshold()) } ?? Thresholds(defaultThreshold: defaultThreshold())
+    }
+
+    private func warnIfBusy(_ side: String, _ provenance: Provenance) {
+        if let load = Double(provenance.loadAverage), load >= Double(max(1, provenance.cores)) {
+            printError("warning: \(side) started on a busy machine (load average \(provenance.loadAverage) on \(provenance.cores) cores)")
+        }
+    }
+
+    private func conclude(
+        _ comparison: Comparison, baseCases: Int, newCases: Int, base: String, new: String, csv: URL?
+    ) throws -> ComparisonDecision {
         print(try ComparisonRendering.render(comparison, format: ComparisonRendering.Format(rawValue: format)!))
         if let csv { try ComparisonFile.write(comparison, to: csv) }
-
         return report(
             comparison.decision(
-                baseCases: baseCases.count, newCases: newCases.count, base: base, new: new,
-                requireAll: requireAll, failOnInconclusive: failOnInconclusive),
+                baseCases: baseCases, newCases: newCases, base: base, new: new, requireAll: requireAll, failOnInconclusive: failOnInconclusive),
             new: new)
     }
 

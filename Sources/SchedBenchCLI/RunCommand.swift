@@ -56,6 +56,13 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Results directory (default: results/<run-id>).")
     var out: String?
 
+    @Option(
+        defaultAsFlag: HistoryLocation.defaultPath, parsing: .next,
+        help: ArgumentHelp(
+            "Add the run to a history when it finishes cleanly (a SQLite file, default \(HistoryLocation.defaultPath), or a postgres:// URL).",
+            valueName: "path-or-url"))
+    var history: String? = nil
+
     @Flag(help: "Replace the results already in --out (they stay until this run's first case is written).")
     var overwrite = false
 
@@ -131,6 +138,7 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("--out '' names no directory")
         }
         if let problem = FaultInjection.environmentProblem { throw ValidationError(problem) }
+        _ = try historyLocation()
         for benchCase in try plan().expand().cases where benchCase.rateHz > 0 && benchCase.events / benchCase.rateHz > Limits.pacedSecondsPerTrial {
             throw ValidationError(
                 "\(benchCase): \(benchCase.events) events at \(benchCase.rateHz) Hz take \(benchCase.events / benchCase.rateHz) s per trial, "
@@ -154,6 +162,15 @@ struct RunCommand: ParsableCommand {
             payloads: try Self.numbers(payload, option: "payload", within: Limits.payloadBytes),
             rates: try Self.numbers(rate, option: "rate", within: Limits.rateHz)
         )
+    }
+
+    /// `--history`'s database; nil without the option.
+    func historyLocation() throws -> HistoryLocation? {
+        do {
+            return try history.map { try HistoryLocation($0) }
+        } catch BenchError.history(let location, let problem) {
+            throw ValidationError("--history \(location): \(problem)")
+        }
     }
 
     /// The measurement options these flags ask for.
@@ -223,6 +240,17 @@ struct RunCommand: ParsableCommand {
             printError("interrupted: kept the \(outcome.writtenCases) finished cases\(abandoned)")
         }
         let status = ExitStatus(outcome)
+        if let location = try historyLocation() {
+            guard status == .ok, outcome.writtenCases == cases.count else {
+                printError("not added to the history \(location): only a run that finished cleanly is")
+                throw status == .ok ? ExitStatus.error : status
+            }
+            // What was written is what is stored: the history reads the files back.
+            let (written, writtenProvenance) = try ResultsFiles.read(directory.path)
+            let added = try History(location, create: true).add(written, provenance: writtenProvenance ?? provenance)
+            let said = HistoryCommand.describe(added, runID: provenance.runID, into: location)
+            if !quiet { printError(said) }
+        }
         if status != .ok { throw status }
     }
 }

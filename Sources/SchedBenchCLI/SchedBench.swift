@@ -16,7 +16,8 @@ public struct SchedBench: ParsableCommand {
             \(ExitStatus.documentation)
             """,
         subcommands: [
-            RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, StressCommand.self, ExportCommand.self, ChildCommand.self,
+            RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, StressCommand.self, ExportCommand.self, HistoryCommand.self,
+            ChildCommand.self,
         ]
     )
 

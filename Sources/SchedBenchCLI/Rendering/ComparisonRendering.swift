@@ -25,9 +25,12 @@ enum ComparisonRendering {
             comparison.method == .familyWise
             ? "family-wise over \(comparison.hypotheses) tests (Holm), \(percent(Comparison.decisionConfidence)) confidence"
             : "per row, \(percent(Comparison.decisionConfidence)) confidence each"
-        lines.append(markdown ? "**schedbench compare: \(verdict)** (\(how)): \(counts)" : "compare: \(verdict) (\(how)): \(counts)")
+        let against = comparison.baseline == .history ? " against the history" : ""
+        lines.append(
+            markdown ? "**schedbench compare\(against): \(verdict)** (\(how)): \(counts)" : "compare\(against): \(verdict) (\(how)): \(counts)")
         lines.append("")
-        let header = ["workload", "scheduler", "strategy", "p", "events", "metric", "base", "new", "change [90% bounds]", "limit", "verdict"]
+        let baseColumn = comparison.baseline == .history ? "window (runs)" : "base"
+        let header = ["workload", "scheduler", "strategy", "p", "events", "metric", baseColumn, "new", "change [90% bounds]", "limit", "verdict"]
         let order: [Comparison.Verdict] = [.regressed, .inconclusive, .improved, .unchanged]
         let sorted = comparison.rows.enumerated().sorted { lhs, rhs in
             let (l, r) = (order.firstIndex(of: lhs.element.verdict)!, order.firstIndex(of: rhs.element.verdict)!)
@@ -37,7 +40,9 @@ enum ComparisonRendering {
             let c = row.benchCase
             return [
                 c.workload.rawValue, c.scheduler.rawValue, c.strategy.rawValue, String(c.producers), String(c.events),
-                row.metric.rawValue, number(row.baseMedian), number(row.newMedian), change(row.estimate),
+                row.metric.rawValue,
+                comparison.baseline == .history ? "\(number(row.baseMedian)) (\(row.baseRuns))" : number(row.baseMedian),
+                number(row.newMedian), change(row.estimate),
                 "±" + percent(row.threshold), verdictCell(row, markdown: markdown),
             ]
         }
@@ -56,7 +61,8 @@ enum ComparisonRendering {
         if !comparison.onlyInBase.isEmpty || !comparison.onlyInNew.isEmpty {
             lines.append("")
             lines += comparison.onlyInBase.map { "only in BASE: \($0)" }
-            lines += comparison.onlyInNew.map { "only in NEW: \($0)" }
+            let notInBase = comparison.baseline == .history ? "no comparable run in the history" : "only in NEW"
+            lines += comparison.onlyInNew.map { "\(notInBase): \($0)" }
         }
         for failure in comparison.correctnessFailures {
             lines.append(

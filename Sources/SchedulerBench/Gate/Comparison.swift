@@ -1,6 +1,7 @@
 import Foundation
 
-/// BASE against NEW, case by case and metric by metric (`schedbench compare`).
+/// BASE against NEW, case by case and metric by metric (`schedbench compare`), or NEW
+/// against a history's windows of earlier runs (`compare --history`).
 ///
 /// Cases match on every case column except `suite` (the same case measured by different
 /// suites is the same measurement). Each metric present on both sides gets a
@@ -40,8 +41,11 @@ public struct Comparison: Sendable {
         public var metric: Metric
         public var baseMedian: Double
         public var newMedian: Double
+        /// BASE's trials (in a history comparison: all the window's).
         public var baseTrials: Int
         public var newTrials: Int
+        /// How many runs BASE is: 1, or the window's size in a history comparison.
+        public var baseRuns: Int
         /// The ratio with the one-sided bounds the verdict uses (`Comparison.decisionConfidence`).
         /// Nil when no ratio exists (a zero or negative value on one side only).
         public var estimate: RatioEstimate?
@@ -63,8 +67,19 @@ public struct Comparison: Sendable {
         public var detectableChange: Double?
     }
 
+    /// What NEW was judged against.
+    public enum Baseline: String, Sendable {
+        /// One run (`compare BASE NEW`, `gate`).
+        case run
+        /// Each case's window of earlier runs in a history (`compare --history`).
+        case history
+    }
+
+    public var baseline: Baseline
     public var rows: [Row]
+    /// Cases only BASE measured (empty in a history comparison).
     public var onlyInBase: [BenchCase]
+    /// Cases only NEW measured (in a history comparison: with no comparable run stored).
     public var onlyInNew: [BenchCase]
     /// NEW's cases with invariant violations or leaked resources, with the totals.
     public var correctnessFailures: [(benchCase: BenchCase, violations: Double, leaked: Double)]
@@ -100,42 +115,73 @@ public struct Comparison: Sendable {
         metrics: [Metric] = Metric.comparedByDefault, confidence: Double = Comparison.decisionConfidence,
         method: Method = .familyWise
     ) {
+        let baseByKey = Dictionary(base.map { (Self.key($0.benchCase), $0) }, uniquingKeysWith: { first, _ in first })
+        let newKeys = Set(new.map { Self.key($0.benchCase) })
+        self.init(
+            baseline: .run, new: new, baseRuns: { baseByKey[Self.key($0)].map { [$0] } ?? [] },
+            onlyInBase: base.map(\.benchCase).filter { !newKeys.contains(Self.key($0)) },
+            thresholds: thresholds, metrics: metrics, confidence: confidence, method: method)
+    }
+
+    /// Judges NEW against a history (`compare --history`): each case against its `window`
+    /// of earlier runs on the same testbed (`History.window` in SchedulerBenchHistory). A
+    /// row's estimate is `RatioEstimate(window:new:)`, which counts how much whole runs differ;
+    /// its base median is the median of the window's run medians. Cases with no window are
+    /// listed in `onlyInNew`.
+    public init(
+        window: [BenchCase: [CaseResult]], new: [CaseResult], thresholds: Thresholds,
+        metrics: [Metric] = Metric.comparedByDefault, confidence: Double = Comparison.decisionConfidence,
+        method: Method = .familyWise
+    ) {
+        let windowByKey = Dictionary(window.map { (Self.key($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.init(
+            baseline: .history, new: new, baseRuns: { windowByKey[Self.key($0)] ?? [] }, onlyInBase: [],
+            thresholds: thresholds, metrics: metrics, confidence: confidence, method: method)
+    }
+
+    private init(
+        baseline: Baseline, new: [CaseResult], baseRuns: (BenchCase) -> [CaseResult], onlyInBase: [BenchCase],
+        thresholds: Thresholds, metrics: [Metric], confidence: Double, method: Method
+    ) {
         self.method = method
-        func key(_ benchCase: BenchCase) -> BenchCase {
-            var key = benchCase
-            key.suite = ""
-            return key
-        }
-        let baseByKey = Dictionary(base.map { (key($0.benchCase), $0) }, uniquingKeysWith: { first, _ in first })
-        let newKeys = Set(new.map { key($0.benchCase) })
-        onlyInBase = base.map(\.benchCase).filter { !newKeys.contains(key($0)) }
-        onlyInNew = new.map(\.benchCase).filter { baseByKey[key($0)] == nil }
+        self.baseline = baseline
+        self.onlyInBase = onlyInBase
+        onlyInNew = new.map(\.benchCase).filter { baseRuns($0).isEmpty }
         correctnessFailures = new.filter { $0.correctnessFailures > 0 }.map { result in
             (result.benchCase, result.values(.invariantViolations).reduce(0, +), result.values(.resourcesLeaked).reduce(0, +))
         }
         rows = []
         for newResult in new {
-            guard let baseResult = baseByKey[key(newResult.benchCase)] else { continue }
+            let runs = baseRuns(newResult.benchCase)
+            guard !runs.isEmpty else { continue }
             for metric in metrics {
                 let floor = metric.comparisonFloor
-                let baseValues = baseResult.values(metric).map { max($0, floor) }
+                let baseValues = runs.map { $0.values(metric).map { max($0, floor) } }.filter { !$0.isEmpty }
                 let newValues = newResult.values(metric).map { max($0, floor) }
-                guard let baseMedian = Statistics.median(baseResult.values(metric)),
+                guard let baseMedian = Statistics.median(runs.compactMap { Statistics.median($0.values(metric)) }),
                     let newMedian = Statistics.median(newResult.values(metric))
                 else { continue }
                 let threshold = thresholds.threshold(for: metric, in: newResult.benchCase.workload)
-                let estimate = RatioEstimate(base: baseValues, new: newValues, confidence: confidence)
+                let estimate = RatioEstimate(window: baseValues, new: newValues, confidence: confidence)
                 rows.append(
                     Row(
                         benchCase: newResult.benchCase, metric: metric, baseMedian: baseMedian, newMedian: newMedian,
-                        baseTrials: baseValues.count, newTrials: newValues.count, estimate: estimate,
-                        interval95: RatioEstimate(base: baseValues, new: newValues, confidence: 0.975),
+                        baseTrials: baseValues.reduce(0) { $0 + $1.count }, newTrials: newValues.count, baseRuns: baseValues.count,
+                        estimate: estimate, interval95: RatioEstimate(window: baseValues, new: newValues, confidence: 0.975),
                         threshold: threshold, verdict: Self.verdict(estimate, metric: metric, threshold: threshold),
                         pValue: Self.worse(estimate, metric)?.pValue(ratioAtMost: 1 + threshold)))
             }
         }
         hypotheses = 0
         decideFamilyWise(level: 1 - confidence)
+    }
+
+    /// Cases match on every case column except `suite` (the same case measured by different
+    /// suites is the same measurement).
+    private static func key(_ benchCase: BenchCase) -> BenchCase {
+        var key = benchCase
+        key.suite = ""
+        return key
     }
 
     /// Adjusts the rows' p-values (Holm, in `.familyWise`) and turns a per-row "regressed"

@@ -18,6 +18,11 @@ public enum BenchError: Error, Codable, Sendable, Equatable, CustomStringConvert
     case childFailed(executable: String, problem: String)
     /// A tool the request needs is not installed (valgrind, strip).
     case toolMissing(String)
+    /// A history (``History``) could not be opened, read or written: unreachable, not a
+    /// history, of a newer schema, or a write that failed and was rolled back. `location` is
+    /// a path or a PostgreSQL address without its password. What the history already
+    /// stored is unchanged.
+    case history(location: String, problem: String)
 
     public var description: String {
         switch self {
@@ -27,6 +32,7 @@ public enum BenchError: Error, Codable, Sendable, Equatable, CustomStringConvert
         case .caseCannotRun(let problem): return problem
         case .childFailed(let executable, let problem): return "\(executable): \(problem)"
         case .toolMissing(let problem): return problem
+        case .history(let location, let problem): return "history \(location): \(problem)"
         }
     }
 }

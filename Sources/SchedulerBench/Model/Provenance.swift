@@ -89,6 +89,18 @@ public struct Provenance: Codable, Sendable, Equatable {
         ]
     }
 
+    /// The testbed in one text (`cpu=…; cores=2; kernel=…; …`): runs compare in a history
+    /// only when theirs are equal.
+    var testbedKey: String {
+        testbed.map { "\($0.column)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    /// Whether every testbed column was recorded. A run from before the fingerprint was added
+    /// matches nothing in a history: nothing says it ran on the same kind of machine.
+    public var testbedIsRecorded: Bool {
+        !testbed.contains { $0.value == Self.unrecorded }
+    }
+
     /// How `new`'s testbed differs from this one (BASE), one phrase per column
     /// (`cpu 'A' vs 'B'`); a column a side does not record is a difference too (nothing says
     /// they match).

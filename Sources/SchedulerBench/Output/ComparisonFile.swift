@@ -9,7 +9,7 @@ public enum ComparisonFile {
         BenchCase.columns + [
             "metric", "base_median", "new_median", "base_trials", "new_trials",
             "ratio", "ratio_low", "ratio_high", "ci95_low", "ci95_high", "threshold", "verdict",
-            "p_value", "p_adjusted", "detectable_change",
+            "p_value", "p_adjusted", "detectable_change", "base_runs",
         ]
 
     /// The CSV text.
@@ -26,6 +26,7 @@ public enum ComparisonFile {
                 row.interval95.map { format($0.high) } ?? "",
                 format(row.threshold), row.verdict.rawValue,
                 row.pValue.map(format) ?? "", row.adjustedPValue.map(format) ?? "", row.detectableChange.map(format) ?? "",
+                String(row.baseRuns),
             ]
         }
         return String(decoding: try CSVFile.render(header: header, rows: rows), as: UTF8.self)

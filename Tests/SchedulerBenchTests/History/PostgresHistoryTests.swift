@@ -1,0 +1,108 @@
+import Foundation
+import XCTest
+
+@testable import SchedulerBench
+
+/// The history's behaviour against a real PostgreSQL server: `scripts/test.sh` starts one on
+/// loopback and sets `SCHEDBENCH_TEST_POSTGRES_URL`. Each test starts from an empty database
+/// (the history's tables dropped).
+final class PostgresHistoryTests: XCTestCase {
+    private var url: String!
+
+    override func setUpWithError() throws {
+        #if PostgreSQL
+        guard let url = ProcessInfo.processInfo.environment["SCHEDBENCH_TEST_POSTGRES_URL"], !url.isEmpty else {
+            throw XCTSkip("no PostgreSQL server: SCHEDBENCH_TEST_POSTGRES_URL is not set (scripts/test.sh starts one and sets it)")
+        }
+        self.url = url
+        try dropEverything()
+        #else
+        throw XCTSkip("built without the PostgreSQL trait (scripts/test.sh builds the debug pass with it)")
+        #endif
+    }
+
+    #if PostgreSQL
+    private var address: HistoryLocation.PostgresAddress {
+        guard case .postgres(let address) = try! HistoryLocation(url) else { fatalError("not a postgres URL: \(url!)") }
+        return address
+    }
+
+    /// A connection that does not migrate: the history's tables may be missing or foreign.
+    private func raw(_ body: (any SQLConnection) throws -> Void) throws {
+        let database = try PostgresDatabase(address: address, migrating: false)
+        defer { database.close() }
+        try database.transaction(body)
+    }
+
+    private func dropEverything() throws {
+        try raw { try $0.execute("DROP TABLE IF EXISTS trials, runs, schedbench_history, schedbench_migrations", []) }
+    }
+
+    private func fresh() throws -> History {
+        try dropEverything()
+        return try History(.postgres(address), create: true)
+    }
+
+    func testAddsARunOnceAndListsIt() throws { try HistoryBehaviour.addsARunOnceAndListsIt(fresh) }
+    func testWindowsHoldEarlierRunsOfTheSameTestbedAndCase() throws { try HistoryBehaviour.windowsHoldEarlierRunsOfTheSameTestbedAndCase(fresh) }
+    func testTrendsAreMediansPerCaseAndTestbed() throws { try HistoryBehaviour.trendsAreMediansPerCaseAndTestbed(fresh) }
+    func testAFailedAddStoresNothing() throws { try HistoryBehaviour.aFailedAddStoresNothing(fresh) }
+
+    func testTheSchemaIsVersionedAndMigratedOnce() throws {
+        _ = try History(.postgres(address), create: true)
+        _ = try History(.postgres(address), create: true)
+        try raw { connection in
+            XCTAssertEqual(try connection.query("SELECT identifier FROM schedbench_migrations", []), [[.text("v1")]])
+        }
+    }
+
+    func testRunnersStartingTogetherMigrateOnce() throws {
+        let errors = ErrorList()
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            do {
+                _ = try History(.postgres(address), create: true).add(
+                    [HistoryFixtures.result(HistoryFixtures.benchCase(), nanos: [1])],
+                    provenance: HistoryFixtures.provenance("runner-\(index)", minute: index))
+            } catch {
+                errors.append(error)
+            }
+        }
+        XCTAssertEqual(errors.all.map { "\($0)" }, [])
+        XCTAssertEqual(try History(.postgres(address), create: false).runs().count, 4)
+    }
+
+    func testAForeignOrNewerDatabaseIsLeftAlone() throws {
+        try raw { connection in
+            try connection.execute("CREATE TABLE runs (id BIGINT)", [])
+            try connection.execute("INSERT INTO runs VALUES (42)", [])
+        }
+        XCTAssertThrowsError(try History(.postgres(address), create: true)) { error in
+            XCTAssertTrue("\(error)".contains("is not a schedbench history"), "\(error)")
+        }
+        try raw { connection in
+            XCTAssertEqual(try connection.query("SELECT id FROM runs", []), [[.integer(42)]])
+        }
+        try dropEverything()
+        _ = try History(.postgres(address), create: true)
+        try raw { try $0.execute("INSERT INTO schedbench_migrations VALUES ('v2')", []) }
+        XCTAssertThrowsError(try History(.postgres(address), create: true)) { error in
+            XCTAssertTrue("\(error)".contains("was written by a newer schedbench (schema v2)"), "\(error)")
+        }
+    }
+
+    func testAnUnreachableServerIsAClearError() throws {
+        var unreachable = address
+        unreachable.port = 1
+        XCTAssertThrowsError(try History(.postgres(unreachable), create: true)) { error in
+            XCTAssertTrue("\(error)".contains("cannot connect"), "\(error)")
+        }
+    }
+
+    private final class ErrorList: @unchecked Sendable {
+        private let lock = NSLock()
+        private var errors: [any Error] = []
+        func append(_ error: any Error) { lock.withLock { errors.append(error) } }
+        var all: [any Error] { lock.withLock { errors } }
+    }
+    #endif
+}
