@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds schedbench in release mode and runs a suite into results/<run-id>/
-# (results.csv, summary.csv), printing the summary table.
+# (results.csv, summary.csv, latency/, and the HTML report in report/index.html),
+# printing the summary table.
 #   scripts/bench.sh                         the default suite (meant to take under 10 minutes)
 #   scripts/bench.sh --suite quick           the CI suite (19 s here)
 #   scripts/bench.sh --workload observeOn.latency --scheduler serial,main
@@ -8,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-ensure_debian_packages libjemalloc-dev pkg-config
+ensure_debian_packages libjemalloc-dev libsqlite3-dev pkg-config
 
 swift build -c release --product schedbench
-exec .build/release/schedbench run "$@"
+exec .build/release/schedbench run --report "$@"

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-ensure_debian_packages libjemalloc-dev pkg-config
+ensure_debian_packages libjemalloc-dev libsqlite3-dev pkg-config
 swift build -c release --traits StressHooks --scratch-path .build-stress --product schedbench >/dev/null
 binary=.build-stress/release/schedbench
 seeds="${SEEDS:-10}"

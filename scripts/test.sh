@@ -15,8 +15,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 source scripts/test-postgres.sh
-# The harness links jemalloc (allocation statistics) and counts instructions with valgrind.
-ensure_debian_packages libjemalloc-dev pkg-config valgrind
+# The harness links jemalloc (allocation statistics) and SQLite (the history, through GRDB),
+# and counts instructions with valgrind.
+ensure_debian_packages libjemalloc-dev libsqlite3-dev pkg-config valgrind
+# Headless Chromium renders a report in ReportCommandTests; without it that test skips.
+if [ "$(id -u)" -eq 0 ] && ! command -v chromium >/dev/null 2>&1; then
+    (ensure_debian_packages chromium) || echo "note: could not install chromium; the report's browser test will skip" >&2
+fi
 
 echo "== swift test (with a PostgreSQL server for the history tests)"
 start_test_postgres

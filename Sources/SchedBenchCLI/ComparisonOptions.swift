@@ -47,10 +47,15 @@ struct ComparisonOptions: ParsableArguments {
     }
 
     func defaultThreshold() throws -> Double {
-        let text = threshold.trimmingCharacters(in: .whitespaces)
+        try Self.parseThreshold(threshold)
+    }
+
+    /// `--threshold`'s value: a fraction (0.05) or a percentage (5%), 0 up to 10.
+    static func parseThreshold(_ given: String) throws -> Double {
+        let text = given.trimmingCharacters(in: .whitespaces)
         let value = text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 } : Double(text)
         guard let value, value >= 0, value < 10 else {
-            throw ValidationError("--threshold '\(threshold)' is not a fraction like 0.05 or a percentage like 5%")
+            throw ValidationError("--threshold '\(given)' is not a fraction like 0.05 or a percentage like 5%")
         }
         return value
     }
@@ -126,7 +131,7 @@ struct ComparisonOptions: ParsableArguments {
         return try conclude(comparison, baseCases: windows.count, newCases: newCases.count, base: "the history \(location)", new: new, csv: csv)
     }
 
-    private func thresholdTable() throws -> Thresholds {
+    func thresholdTable() throws -> Thresholds {
         try thresholds.map { try Thresholds.read($0, defaultThreshold: defaultThreshold()) } ?? Thresholds(defaultThreshold: defaultThreshold())
     }
 

@@ -11,7 +11,8 @@ struct GateCommand: ParsableCommand {
             request's) that speak the same child protocol. Each round runs one timed trial of every case on each build, in \
             alternating order, so machine drift hits both alike. Options after -- go to \
             `schedbench run` to choose the cases, e.g. -- --suite quick --workload observeOn.throughput. \
-            Writes baseline/, candidate/ and comparison.csv under --out.
+            Writes baseline/, candidate/, comparison.csv and report/index.html (the HTML \
+            report of the candidate against the baseline) under --out.
 
             Exit codes: 0 no regression; 2 regression; 3 correctness failure in the candidate; \
             1 a build failed to run or its output was unreadable; 64 usage.
@@ -58,8 +59,16 @@ struct GateCommand: ParsableCommand {
             if isDirectory.boolValue { throw ValidationError("\(option) '\(path)' is a directory, not a schedbench executable") }
             if !FileManager.default.isExecutableFile(atPath: path) { throw ValidationError("\(option) '\(path)' is not executable") }
         }
-        for reserved in ["--trials", "--out", "--isolate"] where runArguments.contains(where: { $0 == reserved || $0.hasPrefix(reserved + "=") }) {
+        func given(_ option: String) -> Bool { runArguments.contains { $0 == option || $0.hasPrefix(option + "=") } }
+        for reserved in ["--trials", "--out", "--isolate"] where given(reserved) {
             throw ValidationError("\(reserved) is set by gate; remove it from the run options")
+        }
+        if given("--report") {
+            throw ValidationError("--report: gate writes its own report (report/index.html under --out); remove it from the run options")
+        }
+        if given("--history") {
+            throw ValidationError(
+                "--history: a gate's rounds are not a run to keep; add a run with `schedbench history add`, and remove it from the run options")
         }
         _ = try runCommand()
     }
@@ -95,8 +104,18 @@ struct GateCommand: ParsableCommand {
         let decision = try comparison.compare(
             base: runs.resultsDirectory(.baseline).path, new: runs.resultsDirectory(.candidate).path,
             writingCSVTo: directory.appendingPathComponent(ComparisonFile.name))
-        printError("gate: results in \(directory.path)")
-        let status = ExitStatus(decision)
+        var status = ExitStatus(decision)
+        do {
+            let report = try RunReport.write(
+                run: ReportInput.read(runs.resultsDirectory(.candidate).path), base: ReportInput.read(runs.resultsDirectory(.baseline).path),
+                to: directory.appendingPathComponent("report"),
+                options: RunReport.Options(title: "schedbench gate: candidate against baseline", thresholds: try comparison.thresholdTable()))
+            printError("gate: results in \(directory.path); report: \(report.path)")
+        } catch let error as BenchError {
+            // The comparison's verdict stands; a report that cannot be written only fails a passing gate.
+            printError("error: the report: \(error)")
+            if status == .ok { status = .error }
+        }
         if status != .ok { throw status }
     }
 }

@@ -63,6 +63,9 @@ struct RunCommand: ParsableCommand {
             valueName: "path-or-url"))
     var history: String? = nil
 
+    @Flag(help: "Also write the HTML report of the run (report/index.html in the results directory).")
+    var report = false
+
     @Flag(help: "Replace the results already in --out (they stay until this run's first case is written).")
     var overwrite = false
 
@@ -239,7 +242,18 @@ struct RunCommand: ParsableCommand {
             let abandoned = outcome.abandonedCase.map { "; stopped \($0), not kept" } ?? ""
             printError("interrupted: kept the \(outcome.writtenCases) finished cases\(abandoned)")
         }
-        let status = ExitStatus(outcome)
+        var status = ExitStatus(outcome)
+        if report && outcome.writtenCases > 0 {
+            do {
+                let file = try RunReport.write(
+                    run: ReportInput.read(directory.path), to: directory.appendingPathComponent("report"),
+                    options: RunReport.Options(title: "schedbench run \(provenance.runID)"))
+                if !quiet { printError("report: \(file.path)") }
+            } catch let error as BenchError {
+                printError("error: the report: \(error)")
+                if status == .ok { status = .error }
+            }
+        }
         if let location = try historyLocation() {
             guard status == .ok, outcome.writtenCases == cases.count else {
                 printError("not added to the history \(location): only a run that finished cleanly is")

@@ -17,6 +17,7 @@ public struct SchedBench: ParsableCommand {
             """,
         subcommands: [
             RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, StressCommand.self, ExportCommand.self, HistoryCommand.self,
+            ReportCommand.self,
             ChildCommand.self,
         ]
     )

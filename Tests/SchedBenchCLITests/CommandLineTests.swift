@@ -304,6 +304,9 @@ final class CommandLineTests: SchedBenchTestCase {
             XCTAssertEqual(cases.first?.values(.nsPerEvent).count, 2, "two rounds, one trial each")
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("comparison.csv").path))
+        let report = try String(contentsOf: out.appendingPathComponent("report/index.html"), encoding: .utf8)
+        XCTAssertTrue(report.contains("<section id=\"comparison\">"), "the gate's report compares the candidate with the baseline")
+        XCTAssertTrue(run.stderr.contains("report: \(out.path)/report/index.html"), run.stderr)
 
         let faulty = try schedbench(
             arguments.map { $0 == "trampoline.nested" ? "observeOn.throughput" : $0 } + [
@@ -314,5 +317,9 @@ final class CommandLineTests: SchedBenchTestCase {
 
         XCTAssertEqual(try schedbench(["gate", "--baseline", "/nonexistent", "--candidate", executable.path]).status, 64)
         XCTAssertEqual(try schedbench(["gate", "--baseline", executable.path, "--candidate", executable.path, "--", "--trials", "3"]).status, 64)
+        let reportOption = try schedbench(["gate", "--baseline", executable.path, "--candidate", executable.path, "--", "--report"])
+        XCTAssertEqual(reportOption.status, 64)
+        XCTAssertTrue(reportOption.stderr.contains("gate writes its own report"), reportOption.stderr)
+        XCTAssertEqual(try schedbench(["gate", "--baseline", executable.path, "--candidate", executable.path, "--", "--history"]).status, 64)
     }
 }

@@ -26,6 +26,47 @@ public enum LatencyFiles {
         return file
     }
 
+    /// One line of a percentile distribution: the latency (microseconds) at a percentile
+    /// (0–100).
+    public struct Percentile: Equatable, Sendable {
+        public var percentile: Double
+        public var microseconds: Double
+    }
+
+    /// Reads an `.hgrm` file back: its rows, in order (HdrHistogram's `Value Percentile
+    /// TotalCount 1/(1-Percentile)` columns; the header and `#[…]` footer lines skipped).
+    /// The rows are steps: a percentile between two rows has a value between theirs.
+    /// A row that is not numbers is an error naming the file and the line.
+    public static func read(_ url: URL) throws -> [Percentile] {
+        let text: String
+        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+            throw BenchError.unreadable(path: url.path, problem: FileProblem.describe(error, at: url))
+        }
+        var rows: [Percentile] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let fields = line.split(separator: " ")
+            guard !fields.isEmpty, !line.hasPrefix("#"), fields[0] != "Value" else { continue }
+            guard fields.count >= 3, let value = Double(fields[0]), let fraction = Double(fields[1]), value.isFinite, (0...1).contains(fraction),
+                UInt64(fields[2]) != nil
+            else {
+                throw BenchError.unreadable(path: url.path, problem: "line \(index + 1) is not a percentile row: '\(line)'")
+            }
+            rows.append(Percentile(percentile: fraction * 100, microseconds: value))
+        }
+        return rows
+    }
+
+    /// The distributions of a results directory's latency cases, by file name.
+    static func readAll(in directory: URL) throws -> [String: [Percentile]] {
+        let folder = directory.appendingPathComponent(directoryName)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [:] }
+        var distributions: [String: [Percentile]] = [:]
+        for name in names where name.hasSuffix(".hgrm") {
+            distributions[name] = try read(folder.appendingPathComponent(name))
+        }
+        return distributions
+    }
+
     /// Removes an earlier run's distributions (before the first case of a run replacing it).
     static func removeAll(in directory: URL) {
         try? FileManager.default.removeItem(at: directory.appendingPathComponent(directoryName))

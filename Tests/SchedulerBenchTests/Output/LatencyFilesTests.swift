@@ -33,4 +33,47 @@ final class LatencyFilesTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: file.path))
         XCTAssertNil(try LatencyFiles.write(CaseResult(benchCase: benchCase, trials: []), in: directory), "no distribution, no file")
     }
+
+    /// What `run` writes reads back to the percentiles it recorded (the ones results.csv
+    /// holds), to the file's printed precision; and the reader names a broken line.
+    func testADistributionReadsBackToItsPercentiles() throws {
+        var latency = LatencyRecorder()
+        var state: UInt64 = 42
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let uniform = Double(state >> 11) / Double(1 << 53)
+            latency.record(UInt64(20_000 + 2_000_000 * pow(uniform, 8)))  // 20 µs … 2 ms, a long tail
+        }
+        var result = CaseResult(benchCase: benchCase, trials: [])
+        result.latency = latency
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schedbench-hgrm-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let file = try XCTUnwrap(try LatencyFiles.write(result, in: directory))
+
+        let rows = try LatencyFiles.read(file)
+        XCTAssertEqual(rows.first?.percentile, 0)
+        XCTAssertEqual(rows.last?.percentile, 100)
+        XCTAssertEqual(try LatencyFiles.readAll(in: directory)[file.lastPathComponent], rows)
+        let metrics = latency.metrics
+        for (metric, percentile) in [(Metric.latencyP50, 50.0), (.latencyP90, 90), (.latencyP99, 99), (.latencyP999, 99.9)] {
+            let recorded = try XCTUnwrap(metrics[metric]) / 1_000
+            try Self.assertBetweenSteps(rows, percentile: percentile, holds: recorded, metric.rawValue)
+        }
+        XCTAssertEqual(try XCTUnwrap(rows.last).microseconds, Double(latency.max) / 1_000, accuracy: Double(latency.max) / 1_000 * 0.002)
+
+        try Data("       Value     Percentile TotalCount 1/(1-Percentile)\n\n  1.000 0.5 one 2.0\n".utf8).write(to: file)
+        XCTAssertThrowsError(try LatencyFiles.read(file)) { error in
+            XCTAssertTrue("\(error)".contains("line 3 is not a percentile row"), "\(error)")
+        }
+    }
+
+    /// The rows around `percentile` bracket `value` (to the file's printed precision, 0.1%).
+    static func assertBetweenSteps(
+        _ rows: [LatencyFiles.Percentile], percentile: Double, holds value: Double, _ message: String, line: UInt = #line
+    ) throws {
+        let after = try XCTUnwrap(rows.firstIndex { $0.percentile >= percentile - 1e-9 }, line: line)
+        let low = rows[max(0, after - 1)].microseconds
+        let high = rows[after].microseconds
+        XCTAssertTrue(value >= low * 0.999 && value <= high * 1.001, "\(message): \(value) µs outside [\(low), \(high)]", line: line)
+    }
 }

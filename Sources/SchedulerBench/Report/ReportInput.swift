@@ -1,0 +1,32 @@
+import Foundation
+
+/// A run as a report reads it: its cases and provenance (`results.csv`) and its latency
+/// distributions (`latency/*.hgrm`), from a results directory.
+public struct ReportInput: Sendable {
+    public var path: String
+    public var cases: [CaseResult]
+    public var provenance: Provenance?
+    /// Each latency case's distribution, when its `.hgrm` file is there.
+    public var latency: [BenchCase: [LatencyFiles.Percentile]]
+
+    public init(path: String, cases: [CaseResult], provenance: Provenance?, latency: [BenchCase: [LatencyFiles.Percentile]] = [:]) {
+        self.path = path
+        self.cases = cases
+        self.provenance = provenance
+        self.latency = latency
+    }
+
+    /// Reads a results directory (or its `results.csv`; distributions come from the
+    /// directory beside it). Throws `BenchError.unreadable` naming the file and the row.
+    public static func read(_ path: String) throws -> ReportInput {
+        let (cases, provenance) = try ResultsFiles.read(path)
+        var directory = URL(fileURLWithPath: path)
+        if directory.lastPathComponent == ResultsFiles.resultsName { directory.deleteLastPathComponent() }
+        let files = try LatencyFiles.readAll(in: directory)
+        var latency: [BenchCase: [LatencyFiles.Percentile]] = [:]
+        for result in cases {
+            if let distribution = files[LatencyFiles.fileName(result.benchCase)] { latency[result.benchCase] = distribution }
+        }
+        return ReportInput(path: path, cases: cases, provenance: provenance, latency: latency)
+    }
+}
