@@ -28,6 +28,16 @@ extension ObservableType {
         `catch`(sequence: sequence)
     }
 
+    @available(*, deprecated, renamed: "take(for:scheduler:)")
+    public func take(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+        take(for: duration, scheduler: scheduler)
+    }
+
+    @available(*, deprecated, renamed: "skip(for:scheduler:)")
+    public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+        skip(for: duration, scheduler: scheduler)
+    }
+
     @available(*, deprecated, renamed: "take(until:)")
     public func takeUntil<Other: ObservableType>(_ other: Other) -> Observable<Element> {
         take(until: other)

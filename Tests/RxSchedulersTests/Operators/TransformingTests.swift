@@ -124,3 +124,30 @@ final class TransformingTests: RxTestCase {
         XCTAssertEqual(failed.events, [.error(230, TestError(2))])
     }
 }
+
+/// skip(_:) and enumerated().
+final class SkipAndEnumeratedTests: RxTestCase {
+    func testSkipDropsTheFirstElements() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let source = scheduler.createHotObservable([.next(150, 0), .next(210, 1), .next(220, 2), .next(230, 3), .completed(300)])
+        let observer = scheduler.start { source.skip(2) }
+        XCTAssertEqual(observer.events, [.next(230, 3), .completed(300)])
+        XCTAssertEqual(source.subscriptions, [Subscription(200, 300)])
+    }
+
+    func testSkipZeroAndSkipPastTheEnd() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let source = scheduler.createHotObservable([.next(210, 1), .error(220, TestError())])
+        XCTAssertEqual(scheduler.start { source.skip(0) }.events, [.next(210, 1), .error(220, TestError())])
+        let again = TestScheduler(initialClock: 0)
+        let short = again.createHotObservable([.next(210, 1), .completed(220)])
+        XCTAssertEqual(again.start { short.skip(5) }.events, [.completed(220)])
+    }
+
+    func testEnumeratedPairsEachElementWithItsIndex() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let source = scheduler.createHotObservable([.next(210, "a"), .next(220, "b"), .completed(230)])
+        let observer = scheduler.start { source.enumerated().map { "\($0.index)\($0.element)" } }
+        XCTAssertEqual(observer.events, [.next(210, "0a"), .next(220, "1b"), .completed(230)])
+    }
+}
