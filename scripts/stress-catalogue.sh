@@ -28,8 +28,10 @@ catalogue=(
     "serialDisposableLeak subscribe.storm"
     "mainReentrant main.counting"
     "mainJumpsQueue main.counting"
+    "batchLostWakeup main.counting"
     "catchUpMergesTicks periodic.stall"
     "trampolineRunsDisposed trampoline.tree"
+    "trampolineReusesHeldSlot trampoline.tree"
 )
 echo "| seeded bug | scenario | caught (of $seeds seeds) | median seconds to catch | first violation (seed 1) |"
 echo "|---|---|---:|---:|---|"

@@ -2,6 +2,7 @@ import Benchmark
 import Dispatch
 import Foundation
 import RxSchedulers
+import Synchronization
 
 /// Runs `body` on the main queue (drained by the benchmark process) and waits for it.
 func onMainQueue<Result>(_ body: () -> Result) -> Result {
@@ -31,6 +32,21 @@ final class CountingObserver: ObserverType, @unchecked Sendable {
         guard case .next = event else { return }
         count += 1
         if count == expected { done.signal() }
+    }
+
+    func wait() { done.wait() }
+}
+
+/// Signals once `tick()` has been called `count` times, from any threads (one atomic
+/// decrement per tick, the same in every benchmark that uses it).
+final class Countdown: @unchecked Sendable {
+    private let remaining: Atomic<Int>
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ count: Int) { remaining = Atomic(count) }
+
+    func tick() {
+        if remaining.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 { done.signal() }
     }
 
     func wait() { done.wait() }

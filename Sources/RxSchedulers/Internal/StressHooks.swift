@@ -30,8 +30,9 @@ public enum StressPoint: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     case drainExiting
     /// `MainScheduler`: an action counted as enqueued, not yet handed to the main queue.
     case mainEnqueuing
-    /// `MainScheduler`: a batched drain about to run the next action.
-    case mainDraining
+    /// A batched dispatch (`MainScheduler`, or a dispatch scheduler with `.batched`): the
+    /// drain about to run the next action.
+    case batchDraining
     /// `SinkDisposer`: the sink and subscription stored, the assigned bit not yet set.
     case sinkAssigning
     /// `SinkDisposer.dispose`: the disposed bit set, the sink not yet disposed.
@@ -44,6 +45,10 @@ public enum StressPoint: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     case serialSetting
     /// observe(on:) `drain`: an event admitted (the sink not stopped), not yet queued.
     case drainAdmitted
+    /// A batched dispatch: an action queued, the drain request not yet counted.
+    case batchSubmitted
+    /// A batched dispatch: the queue looked empty, the drain's requests not yet subtracted.
+    case batchExiting
 
     public var description: String {
         switch self {
@@ -55,13 +60,15 @@ public enum StressPoint: UInt8, CaseIterable, Sendable, CustomStringConvertible 
         case .drainDelivering: return "observe(on:) drain: delivering"
         case .drainExiting: return "observe(on:) drain: exiting"
         case .mainEnqueuing: return "MainScheduler: enqueuing"
-        case .mainDraining: return "MainScheduler: draining"
+        case .batchDraining: return "batched dispatch: draining"
         case .sinkAssigning: return "SinkDisposer: assigning"
         case .sinkDisposing: return "SinkDisposer: disposing"
         case .periodicTicked: return "periodic catch-up: tick counted"
         case .mergeForwarding: return "merge: forwarding"
         case .serialSetting: return "SerialDisposable: setting"
         case .drainAdmitted: return "observe(on:) drain: event admitted"
+        case .batchSubmitted: return "batched dispatch: action queued"
+        case .batchExiting: return "batched dispatch: exiting"
         }
     }
 }
@@ -141,10 +148,18 @@ public enum SeededBug: String, CaseIterable, Sendable {
     case mainReentrant
     /// Reorder: `MainScheduler` runs an action inline even while earlier ones are enqueued.
     case mainJumpsQueue
+    /// Lost action: a batched dispatch's drain ends by clearing its request counter rather
+    /// than subtracting the requests it saw, so an action queued meanwhile waits for a
+    /// drain that never comes.
+    case batchLostWakeup
     /// Lost periodic tick: the catch-up policy runs once for all ticks that piled up in a stall.
     case catchUpMergesTicks
     /// Delivery after dispose: the trampoline runs queued actions that were disposed.
     case trampolineRunsDisposed
+    /// Wrong action cancelled: the trampoline reuses a chunk of its queue while handles to
+    /// its slots are still held, so disposing an old handle cancels the action now queued
+    /// in that slot.
+    case trampolineReusesHeldSlot
 
     /// The environment variable that switches a seeded bug on.
     public static let environmentVariable = "RXSCHEDULERS_SEEDED_BUG"

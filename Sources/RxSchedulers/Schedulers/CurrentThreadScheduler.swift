@@ -2,10 +2,11 @@
 /// scheduled while it runs, running them in order after it returns and skipping those
 /// disposed meanwhile. Nested scheduling therefore never grows the stack.
 ///
-/// Per-thread state lives under a pthread key (~5 ns a read); the queue is kept and
-/// reused across outermost calls. A nested schedule allocates one item (it is the
-/// returned disposable); a `scheduleRecursive` step allocates nothing and, when nothing
-/// else is queued, does not even go through the queue (see `TrampolineRecursion`).
+/// Per-thread state lives under a pthread key (~5 ns a read). A nested schedule stores
+/// the action in a slot of the thread's `TrampolineQueue`, whose chunks are reused, and
+/// returns the slot as its disposable: nothing is allocated per action (a state over 16
+/// bytes is boxed). A `scheduleRecursive` step allocates nothing either and, when
+/// nothing else is queued, does not even go through the queue (see `TrampolineRecursion`).
 public class CurrentThreadScheduler: ImmediateSchedulerType {
     /// The shared instance.
     public static let instance = CurrentThreadScheduler()
@@ -14,7 +15,7 @@ public class CurrentThreadScheduler: ImmediateSchedulerType {
     @usableFromInline
     final class Trampoline {
         @usableFromInline @exclusivity(unchecked) var isRunning = false
-        @exclusivity(unchecked) var queue = RingQueue<ScheduledItemType>(capacity: 8)
+        @usableFromInline let queue = TrampolineQueue()
 
         /// Queues `item`; the trampoline must be running.
         @usableFromInline
@@ -52,19 +53,29 @@ public class CurrentThreadScheduler: ImmediateSchedulerType {
 
     /// Runs `action` now when nothing runs on this thread's trampoline, otherwise
     /// queues it to run after the current action.
-    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        let trampoline = Self.trampoline.value
-        if trampoline.isRunning {
-            let item = ScheduledItem(action: action, state: state)
-            trampoline.queue.enqueue(item)
-            return item
+    ///
+    /// Inlinable, so that a caller that knows the state's type stores it into the queue's
+    /// slot with code specialized for it; a call through `ImmediateSchedulerType` takes
+    /// the generic path, which builds no type at run time either (`InlineQueuedAction`).
+    @inlinable
+    public final func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let trampoline = Self.current
+        guard trampoline.isRunning else { return Self.runOutermost(trampoline, state, action: action) }
+        if InlineQueuedAction.fits(StateType.self) {
+            let (handle, payload) = trampoline.queue.claim(.inline(StateType.self))
+            InlineQueuedAction.store(state, action: action, in: payload)
+            return handle
         }
+        return trampoline.queue.enqueue(state, action: action)
+    }
+
+    /// Runs the outermost action, then everything queued meanwhile.
+    @usableFromInline
+    static func runOutermost<StateType>(_ trampoline: Trampoline, _ state: StateType, action: (StateType) -> Disposable) -> Disposable {
         trampoline.isRunning = true
         defer { trampoline.isRunning = false }
         let disposable = action(state)
-        while let item = trampoline.queue.dequeue() {
-            if !item.isDisposed || SeededBug.isActive(.trampolineRunsDisposed) { item.invoke() }
-        }
+        trampoline.queue.runAll()
         return disposable
     }
 }

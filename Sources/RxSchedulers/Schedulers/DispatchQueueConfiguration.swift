@@ -4,15 +4,29 @@ import Dispatch
 struct DispatchQueueConfiguration {
     let queue: DispatchQueue
     let leeway: DispatchTimeInterval
+    /// Set with `SchedulerDispatch.batched`.
+    let batch: BatchedDispatch?
 
-    /// `queue.async`, skipped when disposed before it runs.
+    init(queue: DispatchQueue, leeway: DispatchTimeInterval, dispatch: SchedulerDispatch) {
+        self.queue = queue
+        self.leeway = leeway
+        self.batch = dispatch == .batched ? BatchedDispatch(queue: queue) : nil
+    }
+
+    var dispatch: SchedulerDispatch { batch == nil ? .perAction : .batched }
+
+    /// One `queue.async` per action, or a batch (`BatchedDispatch`); skipped when disposed
+    /// before it runs. The item is the returned disposable, one allocation for both.
     func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        let cancel = SingleAssignmentDisposable()
-        queue.async {
-            if cancel.isDisposed { return }
-            cancel.setDisposable(action(state))
+        let item = ScheduledItem(action: action, state: state)
+        if let batch {
+            batch.submit(item)
+        } else {
+            queue.async {
+                if !item.isDisposed { item.invoke() }
+            }
         }
-        return cancel
+        return item
     }
 
     /// A one-shot dispatch timer; disposing cancels the timer, so a cancelled item

@@ -7,41 +7,35 @@ import Synchronization
 /// the main queue with nothing of its own still enqueued, and enqueues otherwise, so
 /// actions never re-enter and run in FIFO order. `asyncInstance` always enqueues.
 ///
-/// Enqueued actions are, by default, drained in batches: they go into a lock-free queue
-/// and one main-queue block runs up to `batchSize` of them before yielding the main
-/// queue to other work (one `DispatchQueue.main.async` per burst instead of per action).
-/// `MainScheduler(dispatch: .perAction)` keeps RxSwift's one block per action.
+/// Enqueued actions are, by default, drained in batches (`SchedulerDispatch.batched`):
+/// they go into a lock-free queue and one main-queue block runs up to `batchSize` of them
+/// before yielding the main queue to other work (one `DispatchQueue.main.async` per burst
+/// instead of per action). `MainScheduler(dispatch: .perAction)` keeps RxSwift's one
+/// block per action.
 ///
 /// On Linux the main queue runs only while the main thread runs `RunLoop.main` (or
 /// after `dispatchMain()`); until then enqueued work waits.
 public final class MainScheduler: SerialDispatchQueueScheduler {
-    /// How actions that cannot run inline reach the main queue.
-    public enum Dispatch: String, CaseIterable, Sendable {
-        /// A lock-free queue drained by one main-queue block per burst (the default).
-        case batched
-        /// One `DispatchQueue.main.async` per action (RxSwift's algorithm).
-        case perAction
-    }
-
     /// Actions one main-queue block runs before yielding the main queue.
-    public static let batchSize = 64
+    public static var batchSize: Int { SchedulerDispatch.batchSize }
 
-    /// How this instance dispatches.
-    public let dispatch: Dispatch
+    private let mainDispatch: Dispatch
+
+    /// How actions that cannot run inline reach the main queue.
+    public override var dispatch: Dispatch { mainDispatch }
 
     private let mainQueue = DispatchQueue.main
-    /// Actions accepted to run on the main queue that have not finished yet.
-    @usableFromInline let numberEnqueued = Atomic<Int>(0)
+    /// Runs batched actions, and keeps the count of actions accepted to run on the main
+    /// queue that have not finished yet (`unfinished`) in either mode.
+    @usableFromInline let dispatcher = BatchedDispatch(queue: DispatchQueue.main, countsUnfinished: true)
     /// Actions running inline. Touched only on the main queue, whose blocks run one at a
     /// time, so a plain counter: the inline path needs no read-modify-write.
     @usableFromInline @exclusivity(unchecked) var inlineDepth = 0
-    private let pendingActions = MPSCQueue<ScheduledItemType>()
-    private let drainRequests = Atomic<Int>(0)
 
     /// A main-queue scheduler with its own enqueue counter, so callers of other
     /// instances do not force it to enqueue (RxSwift issue #2704).
     public init(dispatch: Dispatch = .batched) {
-        self.dispatch = dispatch
+        self.mainDispatch = dispatch
         super.init(serialQueue: DispatchQueue.main)
     }
 
@@ -70,7 +64,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
 
     /// How many actions this scheduler has enqueued that have not finished yet (an
     /// action running inline is not counted).
-    public var pendingCount: Int { numberEnqueued.load(ordering: .relaxed) }
+    public var pendingCount: Int { dispatcher.unfinished.load(ordering: .relaxed) }
 
     /// Runs `action` inline when called on the main queue while none of this scheduler's
     /// actions is enqueued or running; enqueues it otherwise.
@@ -86,7 +80,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     @inlinable
     override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         if DispatchQueue.isMain && (inlineDepth == 0 || SeededBug.isActive(.mainReentrant))
-            && (numberEnqueued.load(ordering: .acquiring) == 0 || SeededBug.isActive(.mainJumpsQueue))
+            && (dispatcher.unfinished.load(ordering: .acquiring) == 0 || SeededBug.isActive(.mainJumpsQueue))
         {
             inlineDepth = 1
             defer { inlineDepth = 0 }
@@ -98,46 +92,18 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     /// Hands the action to the main queue: counted, then batched or one block per action.
     @usableFromInline
     func enqueue<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        numberEnqueued.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        dispatcher.unfinished.wrappingAdd(1, ordering: .acquiringAndReleasing)
         stressPoint(.mainEnqueuing)
-        switch dispatch {
+        let item = ScheduledItem(action: action, state: state)
+        switch mainDispatch {
         case .perAction:
-            let cancel = SingleAssignmentDisposable()
             mainQueue.async {
-                if !cancel.isDisposed { cancel.setDisposable(action(state)) }
-                self.numberEnqueued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
-            }
-            return cancel
-        case .batched:
-            let item = ScheduledItem(action: action, state: state)
-            pendingActions.enqueue(item)
-            if drainRequests.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
-                mainQueue.async { self.drain(accounted: 1) }
-            }
-            return item
-        }
-    }
-
-    /// Runs queued actions in order on the main queue, at most `batchSize` per block.
-    /// Holds the drain token: `accounted` requests are covered by this drain.
-    private func drain(accounted: Int) {
-        var accounted = accounted
-        var ran = 0
-        while true {
-            while let item = pendingActions.dequeue() ?? SpinWait.poll(pendingActions.dequeue) {
-                stressPoint(.mainDraining)
                 if !item.isDisposed { item.invoke() }
-                numberEnqueued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
-                ran += 1
-                if ran == Self.batchSize {
-                    let carried = accounted
-                    mainQueue.async { self.drain(accounted: carried) }
-                    return
-                }
+                self.dispatcher.unfinished.wrappingSubtract(1, ordering: .acquiringAndReleasing)
             }
-            let remaining = drainRequests.wrappingSubtract(accounted, ordering: .acquiringAndReleasing).newValue
-            if remaining == 0 { return }
-            accounted = remaining
+        case .batched:
+            dispatcher.submit(item)
         }
+        return item
     }
 }

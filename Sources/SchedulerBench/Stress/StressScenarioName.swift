@@ -55,9 +55,9 @@ public enum StressScenarioName: String, Codable, Sendable, CaseIterable, Compara
         case .observeOnDispose: return [.drainLateDisposeCheck]
         case .observeOnStop: return [.drainLostWakeup, .drainDeliversPastStop]
         case .subscribeStorm: return [.mergeUnserialized, .serialDisposableLeak]
-        case .mainCounting: return [.mainReentrant, .mainJumpsQueue]
+        case .mainCounting: return [.mainReentrant, .mainJumpsQueue, .batchLostWakeup]
         case .periodicStall: return [.catchUpMergesTicks]
-        case .trampolineTree: return [.trampolineRunsDisposed]
+        case .trampolineTree: return [.trampolineRunsDisposed, .trampolineReusesHeldSlot]
         }
     }
 

@@ -6,7 +6,9 @@ import Synchronization
 /// counters start clean), with whether it runs one action at a time.
 enum StressScheduler: String, CaseIterable {
     case serial
+    case serialBatched
     case concurrent
+    case concurrentBatched
     case main
     case mainPerAction
     case mainShared
@@ -29,7 +31,10 @@ enum StressScheduler: String, CaseIterable {
     func make() -> any ImmediateSchedulerType {
         switch self {
         case .serial: return SerialDispatchQueueScheduler(qos: .userInitiated, internalSerialQueueName: "stress.serial")
+        case .serialBatched:
+            return SerialDispatchQueueScheduler(qos: .userInitiated, internalSerialQueueName: "stress.serial.batched", dispatch: .batched)
         case .concurrent: return ConcurrentDispatchQueueScheduler(qos: .userInitiated)
+        case .concurrentBatched: return ConcurrentDispatchQueueScheduler(qos: .userInitiated, dispatch: .batched)
         case .main: return MainScheduler(dispatch: .batched)
         case .mainPerAction: return MainScheduler(dispatch: .perAction)
         case .mainShared: return MainScheduler.instance

@@ -14,12 +14,22 @@ import RxSchedulers
 /// each). The order the real actions ran in must equal the model's: a disposed action
 /// that ran is `after_dispose`, a missing one `lost`, one run twice `duplicate`, any other
 /// difference `reorder`.
+///
+/// Before its tree, each thread runs a burst of its own and keeps the handles of the
+/// actions it queued; the tree disposes some of these stale handles. Their actions have
+/// run, so in the model that changes nothing; a trampoline that reused their slots while
+/// the handles were held would cancel the tree's actions queued there (`lost`).
 final class TrampolineTreeScenario: StressScenario {
     enum Operation {
         case schedule(Int)
         case dispose(Int)
         case chain(Int, steps: [Int])
+        /// Dispose the handle of the earlier burst's action with this index.
+        case disposeStale(Int)
     }
+
+    /// Actions in the burst each thread runs before its tree (their handles go stale).
+    static let staleBurst = 40
 
     /// A generated tree: each unit's operations, and the order the model runs units in.
     struct Tree {
@@ -63,8 +73,10 @@ final class TrampolineTreeScenario: StressScenario {
             var operations: [Operation] = []
             let count = nextID < size ? Int.random(in: 0...3, using: &random) : 0
             for _ in 0..<count {
-                let draw = random.next() % 10
-                if draw < 6 || scheduled.isEmpty {
+                let draw = random.next() % 12
+                if draw >= 10 {
+                    operations.append(.disposeStale(Int(random.next() % UInt64(staleBurst))))
+                } else if draw < 6 || scheduled.isEmpty {
                     let child = nextID
                     nextID += 1
                     operations.append(.schedule(child))
@@ -105,9 +117,16 @@ final class TrampolineTreeScenario: StressScenario {
         final class Run {
             var ran: [Int] = []
             var handles: [Int: Disposable] = [:]
+            var stale: [Disposable] = []
         }
         let run = Run()
         let scheduler = CurrentThreadScheduler.instance
+        _ = scheduler.schedule(()) { _ in
+            for _ in 0..<staleBurst {
+                run.stale.append(scheduler.schedule(()) { _ in Disposables.create() })
+            }
+            return Disposables.create()
+        }
 
         func perform(_ unit: Int) {
             run.ran.append(unit)
@@ -120,6 +139,8 @@ final class TrampolineTreeScenario: StressScenario {
                     }
                 case .dispose(let target):
                     run.handles[target]?.dispose()
+                case .disposeStale(let index):
+                    run.stale[index].dispose()
                 case .chain(let chain, let steps):
                     run.handles[chain] = scheduler.scheduleRecursive(0) { index, recurse in
                         run.ran.append(steps[index])
@@ -146,6 +167,8 @@ final class TrampolineTreeScenario: StressScenario {
             guard index < tree.order.count, unit == tree.order[index] else {
                 if !tree.order.contains(unit) {
                     iteration.violation(.afterDispose, "thread \(thread): unit \(unit) ran, but it was disposed before its turn")
+                } else if index < tree.order.count, !ran.contains(tree.order[index]) {
+                    iteration.violation(.lost, "thread \(thread): unit \(tree.order[index]) never ran (its turn was position \(index))")
                 } else {
                     let expected = index < tree.order.count ? "\(tree.order[index])" : "nothing"
                     iteration.violation(.reorder, "thread \(thread): unit \(unit) ran at position \(index), the model runs \(expected) there")

@@ -1,0 +1,167 @@
+import Synchronization
+
+/// `TrampolineQueue.chunkCapacity` slots of queued actions, in one allocation: per slot
+/// a kind (what the payload holds), a payload, and an atomic flags word; 56 bytes. The
+/// payload holds the action until it runs, then what the action returned.
+///
+/// ## Threads and ordering
+///
+/// The owning thread stores, runs and resets slots. A handle may call `dispose(at:)` or
+/// `isDisposed(at:)` from any thread; those touch only the slot's flags and result:
+///
+/// - `run(at:)` reads the flags with *acquire* and skips a disposed action. Otherwise it
+///   runs it, writes the result, then sets `resultBit` with a read-modify-write
+///   (acquire-release). If that finds `disposedBit` already set, the disposer came
+///   first and saw no result, so `run` disposes the result itself.
+/// - `dispose(at:)` sets `disposedBit` (acquire-release). If `resultBit` was set, the
+///   result is visible to it (acquire) and it moves the result out and disposes it,
+///   then sets `releasedBit` with *release*. Exactly one side disposes a result, and
+///   whoever takes it sets `releasedBit`: a slot holds a result while `resultBit` is set
+///   and `releasedBit` is not.
+/// - `reset(upTo:)` runs only when the queue holds the sole reference, so no handle is
+///   left and any disposer has finished. It loads the flags with *acquire* before
+///   writing the slot, which orders a disposer's move of the result before the reset
+///   for the memory model (and for ThreadSanitizer, which does not see reference counts).
+@usableFromInline
+final class TrampolineChunk {
+    static var disposedBit: Int { 1 }
+    static var resultBit: Int { 2 }
+    static var releasedBit: Int { 4 }
+
+    /// Bytes of a slot's payload: a closure (two words) and three words of state, or
+    /// the action's result (a `Disposable` existential, five words).
+    @inlinable static var inlineBytes: Int { MemoryLayout<Disposable>.size }
+    static var payloadAlignment: Int { MemoryLayout<Int>.alignment }
+
+    private static var capacity: Int { TrampolineQueue.chunkCapacity }
+    private static var kindsOffset: Int { 0 }
+    private static var payloadsOffset: Int {
+        roundUp(capacity * MemoryLayout<QueuedActionKind>.stride, to: payloadAlignment)
+    }
+    private static var flagsOffset: Int {
+        roundUp(payloadsOffset + capacity * inlineBytes, to: MemoryLayout<Atomic<Int>>.alignment)
+    }
+    private static var byteCount: Int { flagsOffset + capacity * MemoryLayout<Atomic<Int>>.stride }
+
+    private static func roundUp(_ value: Int, to alignment: Int) -> Int {
+        (value + alignment - 1) / alignment * alignment
+    }
+
+    private let memory: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var next: TrampolineChunk?
+
+    init() {
+        memory = .allocate(byteCount: Self.byteCount, alignment: Self.payloadAlignment)
+        for index in 0..<Self.capacity { (flags + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        // No slot holds a payload: the queue runs dry before its trampoline stops. Results
+        // are still here when handles outlived the queue's use of the chunk.
+        reset(upTo: Self.capacity)
+        memory.deallocate()
+    }
+
+    private var kinds: UnsafeMutablePointer<QueuedActionKind> {
+        (memory + Self.kindsOffset).assumingMemoryBound(to: QueuedActionKind.self)
+    }
+
+    private var flags: UnsafeMutablePointer<Atomic<Int>> {
+        (memory + Self.flagsOffset).assumingMemoryBound(to: Atomic<Int>.self)
+    }
+
+    private func payload(at index: Int) -> UnsafeMutableRawPointer {
+        memory + Self.payloadsOffset + index * Self.inlineBytes
+    }
+
+    /// A slot's result, in its payload once the action ran; initialized while the flags
+    /// say so (`holdsResult`).
+    private func result(at index: Int) -> UnsafeMutablePointer<Disposable> {
+        payload(at: index).assumingMemoryBound(to: Disposable.self)
+    }
+
+    // MARK: The owning thread
+
+    func link(_ chunk: TrampolineChunk) {
+        next = chunk
+    }
+
+    /// Unlinks and returns the next chunk, which must exist.
+    func takeNext() -> TrampolineChunk {
+        defer { next = nil }
+        return next!
+    }
+
+    /// Sets slot `index`'s kind and returns its payload, for the caller to initialize.
+    func claim(_ kind: QueuedActionKind, at index: Int) -> UnsafeMutableRawPointer {
+        kinds[index] = kind
+        return payload(at: index)
+    }
+
+    func store<State>(_ state: State, action: @escaping (State) -> Disposable, at index: Int) {
+        if InlineQueuedAction.fits(State.self) {
+            kinds[index] = .inline(State.self)
+            InlineQueuedAction.store(state, action: action, in: payload(at: index))
+        } else {
+            kinds[index] = .boxed
+            payload(at: index).initializeMemory(as: (any QueuedActionBox).self, to: ActionBox(state, action: action))
+        }
+    }
+
+    func store(_ item: ScheduledItemType, at index: Int) {
+        kinds[index] = .item
+        payload(at: index).initializeMemory(as: ScheduledItemType.self, to: item)
+    }
+
+    /// Runs the action in slot `index`, or discards it if its handle was disposed.
+    func run(at index: Int) {
+        let kind = kinds[index]
+        let payload = payload(at: index)
+        if case .item = kind {
+            kind.runItem(payload)
+            return
+        }
+        if flags[index].load(ordering: .acquiring) & Self.disposedBit != 0
+            && !SeededBug.isActive(.trampolineRunsDisposed)
+        {
+            kind.discard(payload)
+            return
+        }
+        let returned = kind.runAction(payload)
+        result(at: index).initialize(to: returned)
+        let previous = flags[index].bitwiseOr(Self.resultBit, ordering: .acquiringAndReleasing).oldValue
+        if previous & Self.disposedBit != 0 {
+            // Disposed while the action ran: the disposer saw no result, so it is ours.
+            flags[index].bitwiseOr(Self.releasedBit, ordering: .relaxed)
+            result(at: index).move().dispose()
+        }
+    }
+
+    /// Whether slot `index` holds a result (stored and not taken since).
+    private func holdsResult(_ bits: Int) -> Bool {
+        bits & Self.resultBit != 0 && bits & Self.releasedBit == 0
+    }
+
+    /// Clears slots `0..<count`, whose actions have all run or been discarded, for reuse.
+    /// Only when the queue holds the sole reference.
+    func reset(upTo count: Int) {
+        for index in 0..<count {
+            if holdsResult(flags[index].load(ordering: .acquiring)) { result(at: index).deinitialize(count: 1) }
+            flags[index].store(0, ordering: .relaxed)
+        }
+    }
+
+    // MARK: Any thread, through a handle
+
+    func isDisposed(at index: Int) -> Bool {
+        flags[index].load(ordering: .acquiring) & Self.disposedBit != 0
+    }
+
+    func dispose(at index: Int) {
+        let previous = flags[index].bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
+        guard previous & Self.disposedBit == 0, previous & Self.resultBit != 0 else { return }
+        let taken = result(at: index).move()
+        flags[index].bitwiseOr(Self.releasedBit, ordering: .releasing)
+        taken.dispose()
+    }
+}

@@ -1,0 +1,133 @@
+import Synchronization
+
+/// The actions waiting on one thread's trampoline (`CurrentThreadScheduler`), in FIFO
+/// order, stored in reused chunks so that queuing an action allocates nothing.
+///
+/// - Storage: chunks of `chunkCapacity` slots of 56 bytes. A slot holds the action and
+///   its state inline when the state fits in 24 bytes (`()`, an object, up to three
+///   words); a larger state is boxed, one allocation. Once the action ran, the slot keeps
+///   what it returned, so that disposing the action's handle after it ran disposes that
+///   too (RxSwift's `ScheduledItem`).
+/// - Handles: `enqueue` returns a `QueuedActionDisposable`, a chunk reference and a slot
+///   index, which fits in an existential's inline buffer (no allocation). A chunk is
+///   reused only when no handle refers to it any more (`isKnownUniquelyReferenced`), so
+///   a handle always names exactly its own action; a chunk that handles still hold is
+///   left to them and freed with the last one.
+/// - Reuse: emptied chunks are kept for the next burst, so repeated bursts allocate
+///   nothing. After a burst that used under a quarter of the chunks kept, half of them
+///   are freed (RxSwift's rule for its queue, which halves below a quarter full), down to
+///   `keptChunks`: after a deep burst the memory goes back within a few bursts.
+/// - Threads: everything but a handle's `dispose` and `isDisposed` runs on the owning
+///   thread; those two may run on any thread and touch only the slot's flags and result
+///   (see `TrampolineChunk`). The queue's own state is touched by its thread only and is
+///   never borrowed across a call, so it is kept without exclusivity checks (they cost
+///   about a fifth of a queued action).
+@usableFromInline
+final class TrampolineQueue {
+    /// Slots per chunk.
+    static var chunkCapacity: Int { 32 }
+    /// Emptied chunks always kept for reuse.
+    static var keptChunks: Int { 4 }
+
+    /// The chunk the next action to run is in. Chunks are linked by `next` from here to
+    /// `tail`, and each is referenced from exactly one place in the queue (here or the
+    /// previous chunk's `next`), so handles are the only other references.
+    @exclusivity(unchecked) private var head = TrampolineChunk()
+    /// The chunk new actions go into (reachable from `head`, hence not retained again).
+    @exclusivity(unchecked) private unowned(unsafe) var tail: TrampolineChunk
+    @exclusivity(unchecked) private var headIndex = 0
+    @exclusivity(unchecked) private var tailIndex = 0
+    @exclusivity(unchecked) private var spare: [TrampolineChunk] = []
+    /// Chunks the current burst has used.
+    @exclusivity(unchecked) private var chunksInBurst = 1
+
+    init() {
+        tail = head
+        spare.reserveCapacity(Self.keptChunks)
+    }
+
+    var isEmpty: Bool { head === tail && headIndex == tailIndex }
+
+    /// Emptied chunks kept for the next burst.
+    var spareChunkCount: Int { spare.count }
+
+    /// Claims the next slot for a payload of `kind`, which the caller initializes at
+    /// once; returns the slot's handle and payload. For code specialized for a state
+    /// type, which stores it without the generic value witnesses.
+    @usableFromInline
+    func claim(_ kind: QueuedActionKind) -> (QueuedActionDisposable, UnsafeMutableRawPointer) {
+        let (chunk, index) = claimSlot()
+        return (QueuedActionDisposable(chunk: chunk, index: index), chunk.claim(kind, at: index))
+    }
+
+    /// Queues `action` with `state`; the handle cancels exactly this action.
+    @usableFromInline
+    func enqueue<State>(_ state: State, action: @escaping (State) -> Disposable) -> QueuedActionDisposable {
+        let (chunk, index) = claimSlot()
+        chunk.store(state, action: action, at: index)
+        return QueuedActionDisposable(chunk: chunk, index: index)
+    }
+
+    /// Queues an item that checks its own disposal (a `scheduleRecursive` step).
+    func enqueue(_ item: ScheduledItemType) {
+        let (chunk, index) = claimSlot()
+        chunk.store(item, at: index)
+    }
+
+    /// Runs queued actions, and those they queue, until none is left; then makes the
+    /// storage ready for the next burst.
+    func runAll() {
+        do {
+            // A local reference to the chunk being run, refreshed only when it changes, so
+            // the loop does not retain and release `head` per action. Scoped, so that it is
+            // gone before the uniqueness test below.
+            var chunk = head
+            while true {
+                if headIndex == tailIndex && chunk === tail { break }
+                if headIndex == Self.chunkCapacity {
+                    chunk = chunk.takeNext()
+                    var finished = head
+                    head = chunk
+                    headIndex = 0
+                    recycle(&finished)
+                }
+                let index = headIndex
+                headIndex += 1
+                chunk.run(at: index)
+            }
+        }
+        if headIndex == 0 { return }
+        if spare.count > Self.keptChunks && spare.count > 3 * chunksInBurst {
+            spare.removeLast(spare.count / 2)
+        }
+        chunksInBurst = 1
+        if isKnownUniquelyReferenced(&head) || SeededBug.isActive(.trampolineReusesHeldSlot) {
+            head.reset(upTo: headIndex)
+        } else {
+            head = spare.popLast() ?? TrampolineChunk()
+            tail = head
+        }
+        headIndex = 0
+        tailIndex = 0
+    }
+
+    private func claimSlot() -> (TrampolineChunk, Int) {
+        if tailIndex == Self.chunkCapacity {
+            let next = spare.popLast() ?? TrampolineChunk()
+            tail.link(next)
+            tail = next
+            tailIndex = 0
+            chunksInBurst += 1
+        }
+        let index = tailIndex
+        tailIndex += 1
+        return (tail, index)
+    }
+
+    /// Keeps an emptied chunk for reuse when no handle refers to it; otherwise lets it go.
+    private func recycle(_ chunk: inout TrampolineChunk) {
+        guard isKnownUniquelyReferenced(&chunk) || SeededBug.isActive(.trampolineReusesHeldSlot) else { return }
+        chunk.reset(upTo: Self.chunkCapacity)
+        spare.append(chunk)
+    }
+}

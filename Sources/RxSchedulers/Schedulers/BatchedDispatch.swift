@@ -1,0 +1,74 @@
+import Dispatch
+import Synchronization
+
+/// Hands actions to a dispatch queue in batches: they go into a lock-free queue, and one
+/// block on the queue runs up to `batchSize` of them before yielding it to other work.
+/// One `async` per burst instead of per action; each action costs its item (one
+/// allocation, which is also its disposable) and a queue slot.
+///
+/// The trade-off against one `async` per action (RxSwift's algorithm): actions run in
+/// order, one at a time, in blocks of up to `batchSize`, so on a concurrent queue they
+/// no longer run in parallel with each other, and a block submitted straight to the
+/// queue between two actions may run after both. Ordering among the scheduler's own
+/// actions is FIFO either way.
+///
+/// A request counter makes sure exactly one drain block is scheduled or running: an
+/// `enqueue` that takes the counter from zero submits the block; the drain subtracts the
+/// requests it has seen once the queue looks empty, and ends only when that brings the
+/// counter back to zero (a producer between its enqueue and its increment is covered by
+/// its own increment, see `MPSCQueue`).
+@usableFromInline
+final class BatchedDispatch: @unchecked Sendable {
+    /// Actions one block runs before yielding the queue.
+    static var batchSize: Int { 64 }
+
+    let queue: DispatchQueue
+    /// Actions accepted and not finished yet, decremented here after each one runs when
+    /// `countsUnfinished` (`MainScheduler` increments it and keeps its count in it).
+    @usableFromInline let unfinished = Atomic<Int>(0)
+    private let countsUnfinished: Bool
+    private let pending = MPSCQueue<ScheduledItemType>()
+    private let drainRequests = Atomic<Int>(0)
+
+    init(queue: DispatchQueue, countsUnfinished: Bool = false) {
+        self.queue = queue
+        self.countsUnfinished = countsUnfinished
+    }
+
+    /// Queues `item` and makes sure a drain block is on its way.
+    func submit(_ item: ScheduledItemType) {
+        pending.enqueue(item)
+        stressPoint(.batchSubmitted)
+        if drainRequests.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+            queue.async { self.drain(accounted: 1) }
+        }
+    }
+
+    /// Runs queued actions in order, at most `batchSize` per block, skipping disposed ones.
+    /// Holds the drain token: `accounted` requests are covered by this drain.
+    private func drain(accounted: Int) {
+        var accounted = accounted
+        var ran = 0
+        while true {
+            while let item = pending.dequeue() ?? SpinWait.poll(pending.dequeue) {
+                stressPoint(.batchDraining)
+                if !item.isDisposed { item.invoke() }
+                if countsUnfinished { unfinished.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
+                ran += 1
+                if ran == Self.batchSize {
+                    let carried = accounted
+                    queue.async { self.drain(accounted: carried) }
+                    return
+                }
+            }
+            stressPoint(.batchExiting)
+            if SeededBug.isActive(.batchLostWakeup) {
+                drainRequests.store(0, ordering: .releasing)
+                return
+            }
+            let remaining = drainRequests.wrappingSubtract(accounted, ordering: .acquiringAndReleasing).newValue
+            if remaining == 0 { return }
+            accounted = remaining
+        }
+    }
+}

@@ -1,0 +1,17 @@
+/// How a dispatch-queue scheduler hands the actions it does not run inline to its queue
+/// (`MainScheduler.Dispatch`, `SerialDispatchQueueScheduler.Dispatch`,
+/// `ConcurrentDispatchQueueScheduler.Dispatch`).
+public enum SchedulerDispatch: String, CaseIterable, Sendable {
+    /// A lock-free queue drained by one block per burst, at most `batchSize` actions per
+    /// block: about a tenth of a `DispatchQueue.async` per action, and one allocation.
+    /// The actions of one scheduler run one at a time, in order, even on a concurrent
+    /// queue, and blocks submitted straight to the queue do not interleave with them one
+    /// by one. `MainScheduler`'s default.
+    case batched
+    /// One `DispatchQueue.async` per action (RxSwift's algorithm): on a concurrent queue
+    /// actions may run in parallel. The default of the serial and concurrent schedulers.
+    case perAction
+
+    /// Actions one block runs before yielding the queue, with `batched`.
+    public static var batchSize: Int { BatchedDispatch.batchSize }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import XCTest
+
+@testable import RxSchedulers
+
+/// The trampoline's chunked queue, through `CurrentThreadScheduler`: order across chunks,
+/// handle identity across reused chunks, results kept for a late dispose, states and
+/// results released, and a dispose racing the run.
+final class TrampolineQueueTests: RxTestCase {
+    private let scheduler = CurrentThreadScheduler.instance
+
+    private final class Token {}
+
+    /// Counts how often it was disposed, in a counter that outlives it.
+    private final class CountingDisposable: Disposable, @unchecked Sendable {
+        let count: Locked<Int>
+        init(_ count: Locked<Int> = Locked(0)) { self.count = count }
+        func dispose() { count.withValue { $0 += 1 } }
+    }
+
+    func testActionsRunInFIFOOrderAcrossManyChunks() {
+        let total = TrampolineQueue.chunkCapacity * 10 + 7
+        var ran: [Int] = []
+        _ = scheduler.schedule(()) { _ in
+            for index in 0..<total {
+                _ = self.scheduler.schedule(index) { index in
+                    ran.append(index)
+                    if index % 3 == 0 {
+                        _ = self.scheduler.schedule(total + index) { child in
+                            ran.append(child)
+                            return Disposables.create()
+                        }
+                    }
+                    return Disposables.create()
+                }
+            }
+            return Disposables.create()
+        }
+        let children = (0..<total).filter { $0 % 3 == 0 }.map { total + $0 }
+        XCTAssertEqual(ran, Array(0..<total) + children)
+    }
+
+    /// A handle kept from an earlier burst names its own (finished) action: disposing it
+    /// while a later burst is queued cancels nothing of that burst.
+    func testAStaleHandleCancelsNothingOfALaterBurst() {
+        var stale: [Disposable] = []
+        let count = TrampolineQueue.chunkCapacity * 2
+        _ = scheduler.schedule(()) { _ in
+            for _ in 0..<count { stale.append(self.scheduler.schedule(()) { _ in Disposables.create() }) }
+            return Disposables.create()
+        }
+        var ran = 0
+        _ = scheduler.schedule(()) { _ in
+            for _ in 0..<count {
+                _ = self.scheduler.schedule(()) { _ in
+                    ran += 1
+                    return Disposables.create()
+                }
+            }
+            stale.forEach { $0.dispose() }
+            return Disposables.create()
+        }
+        XCTAssertEqual(ran, count)
+    }
+
+    /// RxSwift's `ScheduledItem`: disposing the handle after the action ran disposes what
+    /// the action returned, once, and releases it.
+    func testDisposingAfterTheActionRanDisposesWhatItReturned() throws {
+        weak var released: CountingDisposable?
+        let disposals = Locked(0)
+        var handle: Disposable?
+        _ = scheduler.schedule(()) { _ in
+            handle = self.scheduler.schedule(()) { _ in
+                let returned = CountingDisposable(disposals)
+                released = returned
+                return returned
+            }
+            return Disposables.create()
+        }
+        let cancelable = try XCTUnwrap(handle as? Cancelable)
+        XCTAssertNotNil(released, "the held handle keeps the result")
+        XCTAssertEqual(disposals.current, 0)
+        XCTAssertFalse(cancelable.isDisposed)
+        cancelable.dispose()
+        cancelable.dispose()
+        XCTAssertEqual(disposals.current, 1)
+        XCTAssertTrue(cancelable.isDisposed)
+        XCTAssertNil(released, "the handle, still held, let go of the disposed result")
+        handle = nil
+    }
+
+    func testTheResultIsReleasedOnceNoHandleIsLeft() {
+        weak var released: Token?
+        _ = scheduler.schedule(()) { _ in
+            _ = self.scheduler.schedule(()) { _ in
+                let token = Token()
+                released = token
+                return Disposables.create { _ = token }
+            }
+            return Disposables.create()
+        }
+        XCTAssertNil(released, "the burst's end clears the slots of a chunk nobody else holds")
+    }
+
+    func testDisposingBeforeTheRunSkipsTheActionAndReleasesItsState() {
+        weak var smallState: Token?
+        weak var largeState: Token?
+        var ran: [String] = []
+        _ = scheduler.schedule(()) { _ in
+            let small = Token()
+            smallState = small
+            let first = self.scheduler.schedule(small) { _ in
+                ran.append("small")
+                return Disposables.create()
+            }
+            let large = Token()
+            largeState = large
+            // Over 16 bytes of state: stored in a box rather than in the slot.
+            let second = self.scheduler.schedule((large, 1, 2, 3, 4)) { _ in
+                ran.append("large")
+                return Disposables.create()
+            }
+            first.dispose()
+            second.dispose()
+            return Disposables.create()
+        }
+        XCTAssertEqual(ran, [])
+        XCTAssertNil(smallState)
+        XCTAssertNil(largeState)
+    }
+
+    func testALargeStateRunsWithItsValues() {
+        var received: (Int, Int, Int, Int, Int)?
+        _ = scheduler.schedule(()) { _ in
+            _ = self.scheduler.schedule((1, 2, 3, 4, 5)) { state in
+                received = state
+                return Disposables.create()
+            }
+            return Disposables.create()
+        }
+        XCTAssertEqual(received.map { [$0.0, $0.1, $0.2, $0.3, $0.4] }, [1, 2, 3, 4, 5])
+    }
+
+    /// A deep burst's chunks are kept for the next one; bursts that use under a quarter of
+    /// them halve what is kept, down to `keptChunks`.
+    func testTheQueueKeepsChunksForTheNextBurstThenShrinksBack() {
+        func burst(_ count: Int) {
+            _ = scheduler.schedule(()) { _ in
+                for _ in 0..<count { _ = self.scheduler.schedule(()) { _ in Disposables.create() } }
+                return Disposables.create()
+            }
+        }
+        let queue = CurrentThreadScheduler.current.queue
+        let deep = TrampolineQueue.chunkCapacity * 50
+        burst(deep)
+        let kept = queue.spareChunkCount
+        XCTAssertGreaterThanOrEqual(kept, 45, "the deep burst's chunks are kept")
+        burst(deep)
+        XCTAssertEqual(queue.spareChunkCount, kept, "a second deep burst reuses them")
+        var halvings = 0
+        while queue.spareChunkCount > TrampolineQueue.keptChunks {
+            let before = queue.spareChunkCount
+            burst(1)
+            XCTAssertEqual(queue.spareChunkCount, before - before / 2)
+            halvings += 1
+        }
+        XCTAssertLessThanOrEqual(halvings, 5)
+        burst(1)
+        XCTAssertEqual(queue.spareChunkCount, TrampolineQueue.keptChunks)
+        XCTAssertTrue(queue.isEmpty)
+    }
+
+    /// A dispose from another thread racing the run: the action's result is disposed
+    /// exactly once when the action ran, and there is none when it was skipped.
+    func testADisposeRacingTheRunDisposesTheResultExactlyOnce() {
+        let handoff = Locked<Disposable?>(nil)
+        let handed = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let rounds = 2_000
+        Thread.detachNewThread {
+            for _ in 0..<rounds {
+                handed.wait()
+                handoff.withValue { $0 }?.dispose()
+                finished.signal()
+            }
+        }
+        for _ in 0..<rounds {
+            let result = CountingDisposable()
+            var ran = false
+            _ = scheduler.schedule(()) { _ in
+                let handle = self.scheduler.schedule(()) { _ in
+                    ran = true
+                    return result
+                }
+                handoff.withValue { $0 = handle }
+                handed.signal()
+                return Disposables.create()
+            }
+            finished.wait()
+            handoff.withValue { $0 = nil }
+            XCTAssertEqual(result.count.current, ran ? 1 : 0)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import RxSchedulers
+import XCTest
+
+/// `SchedulerDispatch.batched` on the serial and concurrent dispatch schedulers, against
+/// `.perAction` (RxSwift's one block per action).
+final class BatchedDispatchTests: RxTestCase {
+    /// A serial scheduler and its own queue (handed out by `serialQueueConfiguration`).
+    private func serialScheduler(_ dispatch: SchedulerDispatch) -> (SerialDispatchQueueScheduler, DispatchQueue) {
+        var queue: DispatchQueue?
+        let scheduler = SerialDispatchQueueScheduler(
+            internalSerialQueueName: "batched-test", serialQueueConfiguration: { queue = $0 }, dispatch: dispatch)
+        return (scheduler, queue!)
+    }
+
+    /// Blocks `queue` until the returned semaphore is signalled.
+    private func hold(_ queue: DispatchQueue) -> DispatchSemaphore {
+        let gate = DispatchSemaphore(value: 0)
+        let holding = DispatchSemaphore(value: 0)
+        queue.async {
+            holding.signal()
+            gate.wait()
+        }
+        holding.wait()
+        return gate
+    }
+
+    /// While the queue is held: one action, a block submitted straight to the queue, then
+    /// `count - 1` more actions. Returns the order they ran in ("X" for the block).
+    private func interleaving(_ dispatch: SchedulerDispatch, count: Int) -> [String] {
+        let (scheduler, queue) = serialScheduler(dispatch)
+        let log = Locked<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        let gate = hold(queue)
+        func schedule(_ value: Int) {
+            _ = scheduler.schedule(value) { value in
+                log.withValue { $0.append("\(value)") }
+                if value == count - 1 { done.signal() }
+                return Disposables.create()
+            }
+        }
+        schedule(0)
+        queue.async { log.withValue { $0.append("X") } }
+        for value in 1..<count { schedule(value) }
+        gate.signal()
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        return log.current
+    }
+
+    /// Batched: the first block runs `batchSize` actions, then yields the queue, so the
+    /// straight block runs after actions scheduled later than it (the stated trade-off).
+    func testBatchedRunsBatchSizeActionsPerBlockThenYieldsTheQueue() {
+        let count = SchedulerDispatch.batchSize * 3 + 5
+        let numbers = (0..<count).map(String.init)
+        XCTAssertEqual(
+            interleaving(.batched, count: count),
+            Array(numbers[..<SchedulerDispatch.batchSize]) + ["X"] + Array(numbers[SchedulerDispatch.batchSize...]))
+    }
+
+    /// Per action: the straight block runs between the actions around it.
+    func testPerActionInterleavesWithBlocksSubmittedStraightToTheQueue() {
+        let count = 10
+        let numbers = (0..<count).map(String.init)
+        XCTAssertEqual(interleaving(.perAction, count: count), ["0", "X"] + numbers.dropFirst())
+    }
+
+    func testBatchedKeepsEachCallersOrderAndNeverOverlapsOnAConcurrentQueue() {
+        let concurrent = DispatchQueue(label: "batched-concurrent", attributes: .concurrent)
+        let scheduler = ConcurrentDispatchQueueScheduler(queue: concurrent, dispatch: .batched)
+        XCTAssertEqual(scheduler.dispatch, .batched)
+        let detector = OverlapDetector()
+        let perCaller = Locked([[Int]](repeating: [], count: 4))
+        let group = DispatchGroup()
+        let perThread = 2_000
+        for _ in 0..<(4 * perThread) { group.enter() }
+        DispatchQueue.concurrentPerform(iterations: 4) { caller in
+            for value in 0..<perThread {
+                _ = scheduler.schedule(value) { value in
+                    detector.enter()
+                    perCaller.withValue { $0[caller].append(value) }
+                    detector.leave()
+                    group.leave()
+                    return Disposables.create()
+                }
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 20), .success)
+        XCTAssertEqual(detector.maximumConcurrency, 1)
+        XCTAssertEqual(perCaller.current, [[Int]](repeating: Array(0..<perThread), count: 4))
+    }
+
+    /// Disposing before the run skips the action; disposing after disposes its result.
+    func testBatchedSkipsDisposedActionsAndDisposesResultsAfterTheRun() {
+        for dispatch in SchedulerDispatch.allCases {
+            let (scheduler, queue) = serialScheduler(dispatch)
+            XCTAssertEqual(scheduler.dispatch, dispatch)
+            let ran = Locked<[String]>([])
+            let result = BooleanDisposable()
+            let gate = hold(queue)
+            let skipped = scheduler.schedule(()) { _ in
+                ran.withValue { $0.append("skipped") }
+                return Disposables.create()
+            }
+            let kept = scheduler.schedule(()) { _ in
+                ran.withValue { $0.append("kept") }
+                return result
+            }
+            skipped.dispose()
+            gate.signal()
+            queue.sync {}
+            XCTAssertEqual(ran.current, ["kept"], "\(dispatch)")
+            XCTAssertFalse(result.isDisposed)
+            kept.dispose()
+            XCTAssertTrue(result.isDisposed, "\(dispatch)")
+        }
+    }
+
+    /// Many producers at once, in bursts with pauses so the drain often finds the queue
+    /// empty and ends: nothing is lost or run twice.
+    func testBatchedLosesNothingWhenDrainsEndAndRestart() {
+        let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "batched-bursts", dispatch: .batched)
+        let seen = Locked([Int: Int]())
+        let group = DispatchGroup()
+        let perThread = 3_000
+        for _ in 0..<(4 * perThread) { group.enter() }
+        DispatchQueue.concurrentPerform(iterations: 4) { caller in
+            for value in 0..<perThread {
+                if value % 100 == 0 { usleep(200) }
+                _ = scheduler.schedule(caller * perThread + value) { key in
+                    seen.withValue { $0[key, default: 0] += 1 }
+                    group.leave()
+                    return Disposables.create()
+                }
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 20), .success)
+        XCTAssertEqual(seen.current.count, 4 * perThread)
+        XCTAssertTrue(seen.current.values.allSatisfy { $0 == 1 })
+    }
+}
