@@ -42,11 +42,13 @@ let package = Package(
     ],
     targets: [
         // The core knows nothing of the harness and links no allocator.
-        .target(name: "RxSchedulers", dependencies: ["CDispatchMain", "CSpinHint"], swiftSettings: languageMode),
+        .target(name: "RxSchedulers", dependencies: ["CDispatchMain", "CSpinHint", "CTrampolineCache"], swiftSettings: languageMode),
         // The main-queue check behind MainScheduler's inline path (libdispatch's current queue).
         .target(name: "CDispatchMain"),
         // The processor's spin-wait hint, for the drains' wait before they give up.
         .target(name: "CSpinHint"),
+        // A C thread-local caching each thread's trampoline (CurrentThreadScheduler).
+        .target(name: "CTrampolineCache"),
         .target(name: "RxSchedulersTesting", dependencies: ["RxSchedulers"], swiftSettings: languageMode),
 
         // jemalloc, linked into the schedbench executable only: that process then

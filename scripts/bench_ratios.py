@@ -7,12 +7,17 @@ Given several runs' outputs, it divides within each run first, then reports the 
 of those ratios (and each run's), since wall time on a shared 2-core machine moves by
 1.5x and more from run to run.
 
+The alternating benchmarks (`... vs raw async, alternating`) measure their own ratio to
+raw async sample by sample; they get a table of their own: each run's median sample and
+the median of those.
+
 usage: bench_ratios.py OUTPUT.txt [OUTPUT.txt ...]
 """
 import re
 import sys
 
 REFERENCE = "raw serialQueue.async"
+ALTERNATING = "x raw async, same moment (1/1000)"
 ROW = re.compile(r"│\s*(?P<metric>[^│]+?)\s*│\s*(?P<p0>[^│]+?)\s*│\s*(?P<p25>[^│]+?)\s*│\s*(?P<p50>[^│]+?)\s*│")
 
 
@@ -33,6 +38,8 @@ def parse(path):
 
 
 def number(text):
+    if text is None:
+        return None
     try:
         return float(text.replace(",", ""))
     except (TypeError, ValueError):
@@ -41,7 +48,7 @@ def number(text):
 
 def ratios(results):
     """(ns per event, ratio to the reference) per benchmark of one run."""
-    wall = {name: number(r.get("Time (wall clock) (ns) *")) for name, r in results.items()}
+    wall = {name: number(r.get("Time (wall clock) (ns) *")) for name, r in results.items() if ALTERNATING not in r}
     reference = wall.get(REFERENCE)
     return {
         name: (ns, ns / reference if ns is not None and reference else None)
@@ -69,14 +76,14 @@ def main():
         table = ratios(results)
         print("| benchmark | ns/event (p50) | × raw async | mallocs/event (p50) |")
         print("|---|---:|---:|---:|")
-        for name in sorted(results):
+        for name in sorted(table):
             ns, ratio = table[name]
             shown = f"{ratio:.2f}" if ratio is not None else "–"
             mallocs = results[name].get("Malloc (total) *", "–")
             print(f"| {name} | {ns if ns is not None else '–'} | {shown} | {mallocs} |")
     else:
         tables = [ratios(results) for results in runs]
-        names = sorted(set().union(*runs))
+        names = sorted(set().union(*tables))
         print(f"| benchmark | × raw async, median of {len(runs)} runs | each run | ns/event (p50), each run | mallocs/event (p50) |")
         print("|---|---:|---|---|---:|")
         for name in names:
@@ -87,6 +94,16 @@ def main():
             times = ", ".join(f"{ns:g}" if ns is not None else "–" for ns, _ in per_run)
             mallocs = next((r[name].get("Malloc (total) *") for r in runs if name in r), "–")
             print(f"| {name} | {shown} | {each} | {times} | {mallocs} |")
+    alternating = sorted({name for results in runs for name, r in results.items() if ALTERNATING in r})
+    if alternating:
+        print()
+        print(f"| alternating benchmark | × raw async at the same moment, median of {len(runs)} runs | each run (median sample) |")
+        print("|---|---:|---|")
+        for name in alternating:
+            each = [number(r[name][ALTERNATING]) for r in runs if name in r]
+            each = [value / 1000 for value in each if value is not None]
+            shown = f"{median(each):.3f}" if each else "–"
+            print(f"| {name} | {shown} | {', '.join(f'{value:.3f}' for value in each)} |")
     if any(REFERENCE not in results for results in runs):
         print(f"note: '{REFERENCE}' was missing from a run, so some ratios are missing", file=sys.stderr)
 

@@ -20,4 +20,5 @@ let benchmarks: @Sendable () -> Void = {
     registerMainSchedulerBenchmarks()
     registerSynchronousPipelineBenchmarks()
     registerPeriodicBenchmarks()
+    registerAlternatingBenchmarks()
 }

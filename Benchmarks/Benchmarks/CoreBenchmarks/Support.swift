@@ -52,6 +52,20 @@ final class Countdown: @unchecked Sendable {
     func wait() { done.wait() }
 }
 
+/// Schedules `count` actions on `scheduler`, each ticking a countdown, and waits until
+/// all have run. Generic, so that a concrete scheduler type is called with code
+/// specialized for it, and an existential through its witness table (as operators do).
+func scheduleAndWait<Scheduler: ImmediateSchedulerType>(_ count: Int, on scheduler: Scheduler) {
+    let countdown = Countdown(count)
+    for _ in 0..<count {
+        _ = scheduler.schedule(countdown) { countdown in
+            countdown.tick()
+            return Disposables.create()
+        }
+    }
+    countdown.wait()
+}
+
 /// Runs `producers` threads, each calling `body(producerIndex)`, and waits for all.
 func runProducers(_ producers: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let group = DispatchGroup()

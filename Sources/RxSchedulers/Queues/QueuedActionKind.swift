@@ -2,6 +2,10 @@
 /// word: one chunk holds actions of every state type, and nothing is allocated.
 @usableFromInline
 enum QueuedActionKind {
+    /// An `InlineQueuedAction` whose state has no bytes (`()`, an empty struct): run by
+    /// code specialized once for `Void`, the commonest state (every `Producer`
+    /// subscription that has to queue uses it).
+    case empty
     /// An `InlineQueuedAction` whose state is of this type.
     case inline(Any.Type)
     /// A `QueuedActionBox`: the action of a state too large for the slot.
@@ -9,10 +13,17 @@ enum QueuedActionKind {
     /// A `ScheduledItemType` that checks its own disposal (a `scheduleRecursive` step).
     case item
 
+    var isEmpty: Bool {
+        if case .empty = self { return true }
+        return false
+    }
+
     /// Runs the payload of an `inline` or `boxed` kind and leaves it uninitialized;
     /// returns what the action returned.
     func runAction(_ payload: UnsafeMutableRawPointer) -> Disposable {
         switch self {
+        case .empty:
+            return InlineQueuedAction.run(Void.self, payload)
         case .inline(let state):
             func run<State>(_ type: State.Type) -> Disposable { InlineQueuedAction.run(type, payload) }
             return _openExistential(state, do: run)
@@ -33,6 +44,7 @@ enum QueuedActionKind {
     /// Releases the payload without running it.
     func discard(_ payload: UnsafeMutableRawPointer) {
         switch self {
+        case .empty: InlineQueuedAction.discard(Void.self, payload)
         case .inline(let state):
             func discard<State>(_ type: State.Type) { InlineQueuedAction.discard(type, payload) }
             _openExistential(state, do: discard)
@@ -62,6 +74,13 @@ enum InlineQueuedAction {
 
     /// Bytes before the state.
     @inlinable static var stateOffset: Int { MemoryLayout<ErasedClosure>.stride }
+
+    /// The kind of a slot holding an action with this state, which must fit.
+    @inlinable static func kind<State>(_: State.Type) -> QueuedActionKind {
+        // A type of no bytes is trivial, so the `Void` code moves and destroys it
+        // correctly, and a closure over it takes the same (indirect) argument.
+        MemoryLayout<State>.size == 0 && _isPOD(State.self) ? .empty : .inline(State.self)
+    }
 
     /// Whether an action with this state fits in a slot.
     @inlinable static func fits<State>(_: State.Type) -> Bool {

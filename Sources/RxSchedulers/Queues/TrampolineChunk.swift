@@ -31,11 +31,11 @@ final class TrampolineChunk {
     /// Bytes of a slot's payload: a closure (two words) and three words of state, or
     /// the action's result (a `Disposable` existential, five words).
     @inlinable static var inlineBytes: Int { MemoryLayout<Disposable>.size }
-    static var payloadAlignment: Int { MemoryLayout<Int>.alignment }
+    @inlinable static var payloadAlignment: Int { MemoryLayout<Int>.alignment }
 
-    private static var capacity: Int { TrampolineQueue.chunkCapacity }
-    private static var kindsOffset: Int { 0 }
-    private static var payloadsOffset: Int {
+    @inlinable static var capacity: Int { TrampolineQueue.chunkCapacity }
+    @inlinable static var kindsOffset: Int { 0 }
+    @inlinable static var payloadsOffset: Int {
         roundUp(capacity * MemoryLayout<QueuedActionKind>.stride, to: payloadAlignment)
     }
     private static var flagsOffset: Int {
@@ -43,11 +43,11 @@ final class TrampolineChunk {
     }
     private static var byteCount: Int { flagsOffset + capacity * MemoryLayout<Atomic<Int>>.stride }
 
-    private static func roundUp(_ value: Int, to alignment: Int) -> Int {
+    @inlinable static func roundUp(_ value: Int, to alignment: Int) -> Int {
         (value + alignment - 1) / alignment * alignment
     }
 
-    private let memory: UnsafeMutableRawPointer
+    @usableFromInline let memory: UnsafeMutableRawPointer
     @exclusivity(unchecked) private var next: TrampolineChunk?
 
     init() {
@@ -62,7 +62,7 @@ final class TrampolineChunk {
         memory.deallocate()
     }
 
-    private var kinds: UnsafeMutablePointer<QueuedActionKind> {
+    @inlinable var kinds: UnsafeMutablePointer<QueuedActionKind> {
         (memory + Self.kindsOffset).assumingMemoryBound(to: QueuedActionKind.self)
     }
 
@@ -70,7 +70,7 @@ final class TrampolineChunk {
         (memory + Self.flagsOffset).assumingMemoryBound(to: Atomic<Int>.self)
     }
 
-    private func payload(at index: Int) -> UnsafeMutableRawPointer {
+    @inlinable func payload(at index: Int) -> UnsafeMutableRawPointer {
         memory + Self.payloadsOffset + index * Self.inlineBytes
     }
 
@@ -93,14 +93,14 @@ final class TrampolineChunk {
     }
 
     /// Sets slot `index`'s kind and returns its payload, for the caller to initialize.
-    func claim(_ kind: QueuedActionKind, at index: Int) -> UnsafeMutableRawPointer {
+    @inlinable func claim(_ kind: QueuedActionKind, at index: Int) -> UnsafeMutableRawPointer {
         kinds[index] = kind
         return payload(at: index)
     }
 
     func store<State>(_ state: State, action: @escaping (State) -> Disposable, at index: Int) {
         if InlineQueuedAction.fits(State.self) {
-            kinds[index] = .inline(State.self)
+            kinds[index] = InlineQueuedAction.kind(State.self)
             InlineQueuedAction.store(state, action: action, in: payload(at: index))
         } else {
             kinds[index] = .boxed
@@ -114,7 +114,9 @@ final class TrampolineChunk {
     }
 
     /// Runs the action in slot `index`, or discards it if its handle was disposed.
-    func run(at index: Int) {
+    /// Keeps what the action returned for its handle to dispose if `keepingResult`;
+    /// otherwise, when no handle to the slot is left, releases it at once.
+    func run(at index: Int, keepingResult: Bool) {
         let kind = kinds[index]
         let payload = payload(at: index)
         if case .item = kind {
@@ -128,6 +130,7 @@ final class TrampolineChunk {
             return
         }
         let returned = kind.runAction(payload)
+        guard keepingResult else { return }
         result(at: index).initialize(to: returned)
         let previous = flags[index].bitwiseOr(Self.resultBit, ordering: .acquiringAndReleasing).oldValue
         if previous & Self.disposedBit != 0 {

@@ -7,7 +7,9 @@ import Synchronization
 ///   its state inline when the state fits in 24 bytes (`()`, an object, up to three
 ///   words); a larger state is boxed, one allocation. Once the action ran, the slot keeps
 ///   what it returned, so that disposing the action's handle after it ran disposes that
-///   too (RxSwift's `ScheduledItem`).
+///   too (RxSwift's `ScheduledItem`), unless no handle to the chunk is left: then nothing
+///   can dispose it, and it is released at once. States of no bytes (`()`) run through
+///   code specialized once for `Void` (`QueuedActionKind.empty`).
 /// - Handles: `enqueue` returns a `QueuedActionDisposable`, a chunk reference and a slot
 ///   index, which fits in an existential's inline buffer (no allocation). A chunk is
 ///   reused only when no handle refers to it any more (`isKnownUniquelyReferenced`), so
@@ -25,7 +27,7 @@ import Synchronization
 @usableFromInline
 final class TrampolineQueue {
     /// Slots per chunk.
-    static var chunkCapacity: Int { 32 }
+    @inlinable static var chunkCapacity: Int { 32 }
     /// Emptied chunks always kept for reuse.
     static var keptChunks: Int { 4 }
 
@@ -34,9 +36,9 @@ final class TrampolineQueue {
     /// previous chunk's `next`), so handles are the only other references.
     @exclusivity(unchecked) private var head = TrampolineChunk()
     /// The chunk new actions go into (reachable from `head`, hence not retained again).
-    @exclusivity(unchecked) private unowned(unsafe) var tail: TrampolineChunk
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var tail: TrampolineChunk
     @exclusivity(unchecked) private var headIndex = 0
-    @exclusivity(unchecked) private var tailIndex = 0
+    @usableFromInline @exclusivity(unchecked) var tailIndex = 0
     @exclusivity(unchecked) private var spare: [TrampolineChunk] = []
     /// Chunks the current burst has used.
     @exclusivity(unchecked) private var chunksInBurst = 1
@@ -54,10 +56,14 @@ final class TrampolineQueue {
     /// Claims the next slot for a payload of `kind`, which the caller initializes at
     /// once; returns the slot's handle and payload. For code specialized for a state
     /// type, which stores it without the generic value witnesses.
-    @usableFromInline
+    /// Inlinable, with the rare step to a new chunk out of line: this is most of the
+    /// cost of queuing an action.
+    @inlinable
     func claim(_ kind: QueuedActionKind) -> (QueuedActionDisposable, UnsafeMutableRawPointer) {
-        let (chunk, index) = claimSlot()
-        return (QueuedActionDisposable(chunk: chunk, index: index), chunk.claim(kind, at: index))
+        if tailIndex == Self.chunkCapacity { appendChunk() }
+        let index = tailIndex
+        tailIndex += 1
+        return (QueuedActionDisposable(chunk: tail, index: index), tail.claim(kind, at: index))
     }
 
     /// Queues `action` with `state`; the handle cancels exactly this action.
@@ -78,22 +84,24 @@ final class TrampolineQueue {
     /// storage ready for the next burst.
     func runAll() {
         do {
-            // A local reference to the chunk being run, refreshed only when it changes, so
-            // the loop does not retain and release `head` per action. Scoped, so that it is
-            // gone before the uniqueness test below.
-            var chunk = head
+            // The chunk being run, without a reference of its own (`head` holds it), so the
+            // loop neither retains it per action nor spoils the uniqueness test on `head`.
+            var chunk = Unmanaged.passUnretained(head)
             while true {
-                if headIndex == tailIndex && chunk === tail { break }
+                if headIndex == tailIndex && chunk.toOpaque() == Unmanaged.passUnretained(tail).toOpaque() { break }
                 if headIndex == Self.chunkCapacity {
-                    chunk = chunk.takeNext()
                     var finished = head
-                    head = chunk
+                    head = finished.takeNext()
+                    chunk = Unmanaged.passUnretained(head)
                     headIndex = 0
                     recycle(&finished)
                 }
                 let index = headIndex
                 headIndex += 1
-                chunk.run(at: index)
+                // With no handle on the chunk, nothing can dispose this action's result
+                // later, so it is not kept (as RxSwift releases an item nobody holds).
+                let keepingResult = !isKnownUniquelyReferenced(&head)
+                chunk._withUnsafeGuaranteedRef { $0.run(at: index, keepingResult: keepingResult) }
             }
         }
         if headIndex == 0 { return }
@@ -112,16 +120,20 @@ final class TrampolineQueue {
     }
 
     private func claimSlot() -> (TrampolineChunk, Int) {
-        if tailIndex == Self.chunkCapacity {
-            let next = spare.popLast() ?? TrampolineChunk()
-            tail.link(next)
-            tail = next
-            tailIndex = 0
-            chunksInBurst += 1
-        }
+        if tailIndex == Self.chunkCapacity { appendChunk() }
         let index = tailIndex
         tailIndex += 1
         return (tail, index)
+    }
+
+    /// Links a spare or new chunk after the full tail chunk, for the next slot.
+    @usableFromInline
+    func appendChunk() {
+        let next = spare.popLast() ?? TrampolineChunk()
+        tail.link(next)
+        tail = next
+        tailIndex = 0
+        chunksInBurst += 1
     }
 
     /// Keeps an emptied chunk for reuse when no handle refers to it; otherwise lets it go.

@@ -36,6 +36,7 @@ final class BatchedDispatch: @unchecked Sendable {
     }
 
     /// Queues `item` and makes sure a drain block is on its way.
+    @usableFromInline
     func submit(_ item: ScheduledItemType) {
         pending.enqueue(item)
         stressPoint(.batchSubmitted)

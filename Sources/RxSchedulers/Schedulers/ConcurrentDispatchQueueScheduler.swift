@@ -14,7 +14,7 @@ public class ConcurrentDispatchQueueScheduler: SchedulerType, DispatchPeriodicSc
     /// How `schedule` hands actions to the queue.
     public typealias Dispatch = SchedulerDispatch
 
-    let configuration: DispatchQueueConfiguration
+    @usableFromInline let configuration: DispatchQueueConfiguration
 
     var dispatchConfiguration: DispatchQueueConfiguration { configuration }
 
@@ -34,7 +34,9 @@ public class ConcurrentDispatchQueueScheduler: SchedulerType, DispatchPeriodicSc
         self.init(queue: DispatchQueue.global(qos: qos.qosClass), leeway: leeway, dispatch: dispatch)
     }
 
-    /// Schedules `action` on the queue as `dispatch` says.
+    /// Schedules `action` on the queue as `dispatch` says. Inlinable, so that the item is
+    /// allocated by code specialized for the state's type (see `DispatchQueueConfiguration.schedule`).
+    @inlinable
     public final func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         configuration.schedule(state, action: action)
     }

@@ -1,11 +1,12 @@
 import Dispatch
 
 /// Scheduling on one dispatch queue, shared by the dispatch-queue schedulers.
+@usableFromInline
 struct DispatchQueueConfiguration {
-    let queue: DispatchQueue
+    @usableFromInline let queue: DispatchQueue
     let leeway: DispatchTimeInterval
     /// Set with `SchedulerDispatch.batched`.
-    let batch: BatchedDispatch?
+    @usableFromInline let batch: BatchedDispatch?
 
     init(queue: DispatchQueue, leeway: DispatchTimeInterval, dispatch: SchedulerDispatch) {
         self.queue = queue
@@ -17,6 +18,14 @@ struct DispatchQueueConfiguration {
 
     /// One `queue.async` per action, or a batch (`BatchedDispatch`); skipped when disposed
     /// before it runs. The item is the returned disposable, one allocation for both.
+    ///
+    /// Inlinable, so that a caller that knows the state's type allocates the item with
+    /// code specialized for it (unspecialized code looks the item's generic type up in the
+    /// runtime's table on every call, about a third of the cost of scheduling), and so
+    /// that the block captures the item's concrete class alone, which Swift passes as the
+    /// block's context itself (an existential would need a context of its own, one more
+    /// allocation).
+    @inlinable
     func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         let item = ScheduledItem(action: action, state: state)
         if let batch {

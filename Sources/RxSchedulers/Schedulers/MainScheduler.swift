@@ -66,35 +66,39 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     /// action running inline is not counted).
     public var pendingCount: Int { dispatcher.unfinished.load(ordering: .relaxed) }
 
-    /// Runs `action` inline when called on the main queue while none of this scheduler's
-    /// actions is enqueued or running; enqueues it otherwise.
+    /// `schedule` runs the action inline when called on the main queue while none of this
+    /// scheduler's actions is enqueued or running, and enqueues it otherwise.
     ///
-    /// The inline path costs one load of the counter and the main-queue test (~6 ns). It
+    /// The inline test costs one load of the counter and the main-queue test (~6 ns). It
     /// is RxSwift's increment-then-test in another order: an action enqueued from another
     /// thread just after the load is behind the inline one in FIFO order anyway, and
     /// cannot run before it (it needs the main queue, which the inline action holds).
     ///
     /// Inlinable, so that a caller holding a `MainScheduler` compiles the inline path
-    /// (and the action) into its own code; the enqueue path stays out of line, where its
-    /// generic set-up (a stack copy of the state sized at run time) does not burden it.
+    /// (and the action) into its own code.
     @inlinable
-    override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        if DispatchQueue.isMain && (inlineDepth == 0 || SeededBug.isActive(.mainReentrant))
-            && (dispatcher.unfinished.load(ordering: .acquiring) == 0 || SeededBug.isActive(.mainJumpsQueue))
-        {
-            inlineDepth = 1
-            defer { inlineDepth = 0 }
-            return action(state)
-        }
-        return enqueue(state, action: action)
+    override func enterInline() -> Bool {
+        guard
+            DispatchQueue.isMain && (inlineDepth == 0 || SeededBug.isActive(.mainReentrant))
+                && (dispatcher.unfinished.load(ordering: .acquiring) == 0 || SeededBug.isActive(.mainJumpsQueue))
+        else { return false }
+        inlineDepth = 1
+        return true
     }
 
-    /// Hands the action to the main queue: counted, then batched or one block per action.
+    @inlinable
+    override func exitInline() {
+        inlineDepth = 0
+    }
+
     @usableFromInline
-    func enqueue<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    override var submitsOwnWay: Bool { true }
+
+    /// Hands the item to the main queue: counted, then batched or one block per action.
+    @usableFromInline
+    override func submitOwnWay(_ item: ScheduledItemType) {
         dispatcher.unfinished.wrappingAdd(1, ordering: .acquiringAndReleasing)
         stressPoint(.mainEnqueuing)
-        let item = ScheduledItem(action: action, state: state)
         switch mainDispatch {
         case .perAction:
             mainQueue.async {
@@ -104,6 +108,5 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
         case .batched:
             dispatcher.submit(item)
         }
-        return item
     }
 }

@@ -7,8 +7,13 @@
 /// action returned (RxSwift's `ScheduledItem`). Both may be called from any thread.
 @usableFromInline
 struct QueuedActionDisposable: Cancelable, @unchecked Sendable {
-    let chunk: TrampolineChunk
-    let index: Int
+    @usableFromInline let chunk: TrampolineChunk
+    @usableFromInline let index: Int
+
+    @inlinable init(chunk: TrampolineChunk, index: Int) {
+        self.chunk = chunk
+        self.index = index
+    }
 
     @usableFromInline var isDisposed: Bool { chunk.isDisposed(at: index) }
 

@@ -3,7 +3,7 @@
 /// `ConcurrentDispatchQueueScheduler.Dispatch`).
 public enum SchedulerDispatch: String, CaseIterable, Sendable {
     /// A lock-free queue drained by one block per burst, at most `batchSize` actions per
-    /// block: one allocation per action and 0.70–0.76× a `DispatchQueue.async` in the
+    /// block: one allocation per action and 0.57–0.68× a `DispatchQueue.async` in the
     /// micro suite (docs/performance).
     /// The actions of one scheduler run one at a time, in order, even on a concurrent
     /// queue, and blocks submitted straight to the queue do not interleave with them one

@@ -15,7 +15,7 @@ public class SerialDispatchQueueScheduler: SchedulerType, DispatchPeriodicSchedu
     /// How `schedule` hands actions to the queue.
     public typealias Dispatch = SchedulerDispatch
 
-    let configuration: DispatchQueueConfiguration
+    @usableFromInline let configuration: DispatchQueueConfiguration
 
     var dispatchConfiguration: DispatchQueueConfiguration { configuration }
 
@@ -63,14 +63,39 @@ public class SerialDispatchQueueScheduler: SchedulerType, DispatchPeriodicSchedu
 
     /// Schedules `action` on the queue as `dispatch` says; `MainScheduler` runs it inline
     /// when it may.
+    ///
+    /// Inlinable, so that a caller that knows the state's type allocates the item with
+    /// code specialized for it (see `DispatchQueueConfiguration.schedule`).
     @inlinable
     public final func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        scheduleInternal(state, action: action)
+        if enterInline() {
+            defer { exitInline() }
+            return action(state)
+        }
+        guard submitsOwnWay else { return configuration.schedule(state, action: action) }
+        let item = ScheduledItem(action: action, state: state)
+        submitOwnWay(item)
+        return item
     }
 
+    /// Whether `schedule` may run the action on the calling thread now; if so, the
+    /// caller calls `exitInline` after it. Never, here; `MainScheduler` overrides it.
     @usableFromInline
-    func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        configuration.schedule(state, action: action)
+    func enterInline() -> Bool { false }
+
+    /// Ends an inline run that `enterInline` allowed.
+    @usableFromInline
+    func exitInline() {}
+
+    /// Whether a subclass hands items to the queue its own way (`submitOwnWay`) rather
+    /// than through the configuration: `MainScheduler`'s counted dispatch.
+    @usableFromInline
+    var submitsOwnWay: Bool { false }
+
+    /// Hands `item` to the queue a subclass's way; see `submitsOwnWay`.
+    @usableFromInline
+    func submitOwnWay(_ item: ScheduledItemType) {
+        preconditionFailure("SerialDispatchQueueScheduler.submitOwnWay: only subclasses that submit their own way")
     }
 
     /// Schedules `action` on a one-shot dispatch timer.

@@ -102,6 +102,90 @@ final class TrampolineQueueTests: RxTestCase {
         XCTAssertNil(released, "the burst's end clears the slots of a chunk nobody else holds")
     }
 
+    /// With no handle left to the action, nothing can dispose what it returned: the run
+    /// releases it at once, undisposed, as RxSwift releases an item nobody holds.
+    func testAResultNobodyCanDisposeIsReleasedAtOnceUndisposed() {
+        weak var released: CountingDisposable?
+        let disposals = Locked(0)
+        var releasedBeforeTheNextAction: Bool?
+        _ = scheduler.schedule(()) { _ in
+            _ = self.scheduler.schedule(()) { _ in
+                let returned = CountingDisposable(disposals)
+                released = returned
+                return returned
+            }
+            _ = self.scheduler.schedule(()) { _ in
+                releasedBeforeTheNextAction = released == nil
+                return Disposables.create()
+            }
+            return Disposables.create()
+        }
+        XCTAssertEqual(releasedBeforeTheNextAction, true)
+        XCTAssertEqual(disposals.current, 0)
+    }
+
+    private struct NoBytes {}
+    private enum OneCase { case only }
+
+    /// States of no bytes (`()`, an empty struct, a one-case enum) share the `Void` run
+    /// path; they run in order with the others, called directly and through the protocol.
+    func testStatesOfNoBytesRunThroughTheVoidPath() {
+        XCTAssertTrue(InlineQueuedAction.kind(Void.self).isEmpty)
+        XCTAssertTrue(InlineQueuedAction.kind(NoBytes.self).isEmpty)
+        XCTAssertTrue(InlineQueuedAction.kind(OneCase.self).isEmpty)
+        XCTAssertFalse(InlineQueuedAction.kind(Int.self).isEmpty)
+        let generic: ImmediateSchedulerType = scheduler
+        var ran: [String] = []
+        _ = scheduler.schedule(()) { _ in
+            _ = self.scheduler.schedule(NoBytes()) { _ in
+                ran.append("struct")
+                return Disposables.create()
+            }
+            _ = generic.schedule(OneCase.only) { state in
+                ran.append("enum \(state)")
+                return Disposables.create()
+            }
+            _ = generic.schedule(7) { state in
+                ran.append("int \(state)")
+                return Disposables.create()
+            }
+            _ = generic.schedule(()) { _ in
+                ran.append("void")
+                return Disposables.create()
+            }
+            return Disposables.create()
+        }
+        XCTAssertEqual(ran, ["struct", "enum only", "int 7", "void"])
+    }
+
+    private final class WeakTrampoline: @unchecked Sendable {
+        weak var trampoline: CurrentThreadScheduler.Trampoline?
+    }
+
+    /// A thread's trampoline (and its cached pointer) goes when the thread exits.
+    func testAThreadsTrampolineIsReleasedWhenTheThreadExits() {
+        let observed = WeakTrampoline()
+        let ran = Locked(0)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            observed.trampoline = CurrentThreadScheduler.current
+            _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+                _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+                    ran.withValue { $0 += 1 }
+                    return Disposables.create()
+                }
+                return Disposables.create()
+            }
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        XCTAssertEqual(ran.current, 1)
+        let deadline = Date().addingTimeInterval(5)
+        while observed.trampoline != nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        XCTAssertNil(observed.trampoline)
+    }
+
     func testDisposingBeforeTheRunSkipsTheActionAndReleasesItsState() {
         weak var smallState: Token?
         weak var largeState: Token?

@@ -115,6 +115,36 @@ final class BatchedDispatchTests: RxTestCase {
         }
     }
 
+    /// The same through `ImmediateSchedulerType` (unspecialized code, as operators call a
+    /// scheduler) on the concurrent scheduler, here over a serial queue so that the test
+    /// can hold it.
+    func testThroughTheProtocolTheConcurrentSchedulerSkipsAndDisposesTheSame() {
+        for dispatch in SchedulerDispatch.allCases {
+            let queue = DispatchQueue(label: "batched-test-concurrent")
+            let concurrent = ConcurrentDispatchQueueScheduler(queue: queue, dispatch: dispatch)
+            XCTAssertEqual(concurrent.dispatch, dispatch)
+            let scheduler: ImmediateSchedulerType = concurrent
+            let ran = Locked<[Int]>([])
+            let result = BooleanDisposable()
+            let gate = hold(queue)
+            let skipped = scheduler.schedule(1) { value in
+                ran.withValue { $0.append(value) }
+                return Disposables.create()
+            }
+            let kept = scheduler.schedule(2) { value in
+                ran.withValue { $0.append(value) }
+                return result
+            }
+            skipped.dispose()
+            gate.signal()
+            queue.sync {}
+            XCTAssertEqual(ran.current, [2], "\(dispatch)")
+            XCTAssertFalse(result.isDisposed)
+            kept.dispose()
+            XCTAssertTrue(result.isDisposed, "\(dispatch)")
+        }
+    }
+
     /// Many producers at once, in bursts with pauses so the drain often finds the queue
     /// empty and ends: nothing is lost or run twice.
     func testBatchedLosesNothingWhenDrainsEndAndRestart() {

@@ -18,6 +18,6 @@ final class ObserveOnSerialQueueSink<Observer: ObserverType>: ObserveOnSink<Obse
 
     func on(_ event: Event<Element>) {
         guard admits(event) else { return }
-        _ = scheduler.scheduleInternal((self, event), action: deliver)
+        _ = scheduler.schedule((self, event), action: deliver)
     }
 }
