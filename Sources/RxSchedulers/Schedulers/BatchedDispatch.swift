@@ -29,6 +29,9 @@ final class BatchedDispatch: @unchecked Sendable {
     private let countsUnfinished: Bool
     private let pending = MPSCQueue<ScheduledItemType>()
     private let drainRequests = Atomic<Int>(0)
+    /// Drain blocks submitted to the queue so far (one per burst, and one more per
+    /// `batchSize` actions); for measuring.
+    let blocksSubmitted = Atomic<Int>(0)
 
     init(queue: DispatchQueue, countsUnfinished: Bool = false) {
         self.queue = queue
@@ -41,6 +44,7 @@ final class BatchedDispatch: @unchecked Sendable {
         pending.enqueue(item)
         stressPoint(.batchSubmitted)
         if drainRequests.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+            blocksSubmitted.wrappingAdd(1, ordering: .relaxed)
             queue.async { self.drain(accounted: 1) }
         }
     }
@@ -58,6 +62,7 @@ final class BatchedDispatch: @unchecked Sendable {
                 ran += 1
                 if ran == Self.batchSize {
                     let carried = accounted
+                    blocksSubmitted.wrappingAdd(1, ordering: .relaxed)
                     queue.async { self.drain(accounted: carried) }
                     return
                 }

@@ -66,6 +66,16 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     /// action running inline is not counted).
     public var pendingCount: Int { dispatcher.unfinished.load(ordering: .relaxed) }
 
+    /// Blocks this scheduler has put on the main queue so far: one per enqueued action
+    /// with `perAction`, one per burst (and per `batchSize` actions) with `batched`;
+    /// actions run inline add none. For measuring the dispatch; a relaxed atomic add per
+    /// block.
+    public var mainQueueBlocks: Int {
+        perActionBlocks.load(ordering: .relaxed) + dispatcher.blocksSubmitted.load(ordering: .relaxed)
+    }
+
+    private let perActionBlocks = Atomic<Int>(0)
+
     /// `schedule` runs the action inline when called on the main queue while none of this
     /// scheduler's actions is enqueued or running, and enqueues it otherwise.
     ///
@@ -101,6 +111,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
         stressPoint(.mainEnqueuing)
         switch mainDispatch {
         case .perAction:
+            perActionBlocks.wrappingAdd(1, ordering: .relaxed)
             mainQueue.async {
                 if !item.isDisposed { item.invoke() }
                 self.dispatcher.unfinished.wrappingSubtract(1, ordering: .acquiringAndReleasing)

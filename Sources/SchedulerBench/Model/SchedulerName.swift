@@ -3,13 +3,15 @@ import RxSchedulers
 
 /// Which scheduler a case runs on. `none` marks the context baselines, which use no Rx scheduler.
 public enum SchedulerName: String, CaseIterable, Codable, CodingKeyRepresentable, Sendable, DeclarationOrdered {
-    case currentThread, main, mainAsync, serial, concurrent, concurrentMain, operationQueue, virtual, none
+    case currentThread, main, mainShared, mainAsync, serial, concurrent, concurrentMain, operationQueue, virtual, none
 
     /// One line for `schedbench list`: the core type and how a trial gets it.
     public var summary: String {
         switch self {
         case .currentThread: return "CurrentThreadScheduler.instance: the trampoline on the calling thread"
         case .main: return "MainScheduler(dispatch:): a private instance per trial; inline on main when nothing is queued, else the main queue"
+        case .mainShared:
+            return "MainScheduler.instance: the process-wide instance apps use (batched dispatch), its enqueue counter shared with every caller"
         case .mainAsync: return "MainScheduler.asyncInstance: always DispatchQueue.main.async"
         case .serial: return "SerialDispatchQueueScheduler(qos: .userInitiated): a new serial queue per trial"
         case .concurrent: return "ConcurrentDispatchQueueScheduler(qos: .userInitiated): the global queue"
@@ -22,8 +24,9 @@ public enum SchedulerName: String, CaseIterable, Codable, CodingKeyRepresentable
 
     /// Builds the scheduler for one trial, fresh where RxSwift's API allows, so no queue,
     /// counter or thread pool carries from one trial to the next (`currentThread`,
-    /// `concurrentMain`, `mainAsync` and the concurrent global queue are process-wide in
-    /// RxSwift and stay so). `strategy` picks `main`'s dispatch (`batched` unless it names one).
+    /// `concurrentMain`, `mainShared`, `mainAsync` and the concurrent global queue are
+    /// process-wide in RxSwift and stay so). `strategy` picks `main`'s dispatch (`batched`
+    /// unless it names one; RxSwift's per-action dispatch for `reference` and `referenceGeneric`).
     /// Traps for `none`, which has no scheduler: the plan never pairs it with an Rx workload.
     func make(strategy: StrategyName = .none) -> any ImmediateSchedulerType {
         switch self {
@@ -31,6 +34,8 @@ public enum SchedulerName: String, CaseIterable, Codable, CodingKeyRepresentable
             return CurrentThreadScheduler.instance
         case .main:
             return MainScheduler(dispatch: strategy.mainDispatch ?? .batched)
+        case .mainShared:
+            return MainScheduler.instance
         case .mainAsync:
             return MainScheduler.asyncInstance
         case .serial:
@@ -49,6 +54,14 @@ public enum SchedulerName: String, CaseIterable, Codable, CodingKeyRepresentable
             preconditionFailure("scheduler 'none' has no Rx scheduler; baselines build their own queue")
         }
     }
+
+    /// Whether the scheduler is a `SerialDispatchQueueScheduler` (MainScheduler is one),
+    /// where RxSwift's observe(on:) picks per-event blocks rather than its generic algorithm.
+    var isSerialDispatch: Bool { [.main, .mainShared, .mainAsync, .serial].contains(self) }
+
+    /// Whether its actions may run on the main queue, which runs only while the main thread
+    /// runs its RunLoop (the CLI's does).
+    var usesMainQueue: Bool { [.main, .mainShared, .mainAsync, .concurrentMain].contains(self) }
 
     /// `make(strategy:)` for a scheduler that also schedules in time (all but `currentThread` and `none`).
     func makeTimed(strategy: StrategyName = .none) -> any SchedulerType {

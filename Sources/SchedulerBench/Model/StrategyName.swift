@@ -6,7 +6,7 @@ import RxSchedulers
 /// the core cannot disagree on what a name means.
 public enum StrategyName: String, CaseIterable, Codable, CodingKeyRepresentable, Sendable, DeclarationOrdered {
     /// observe(on:) strategies (`ObserveOnStrategy`).
-    case reference, drain
+    case reference, referenceGeneric, drain
     /// Periodic policies (`PeriodicPolicy`).
     case catchUp, coalesce, fixedRate
     /// MainScheduler dispatch (`MainScheduler.Dispatch`).
@@ -20,7 +20,10 @@ public enum StrategyName: String, CaseIterable, Codable, CodingKeyRepresentable,
     public var summary: String {
         switch self {
         case .reference:
-            return "observe(on:) as RxSwift does it: per-event blocks on serial dispatch queues; lock + queue + recursive schedule elsewhere"
+            return
+                "observe(on:) as RxSwift does it: per-event blocks on serial dispatch queues, lock + queue + recursive schedule elsewhere; on main with per-action dispatch"
+        case .referenceGeneric:
+            return "observe(on:) with RxSwift's generic algorithm (lock + queue + recursive schedule) on serial dispatch schedulers too"
         case .drain: return "observe(on:) tuned: lock-free MPSC queue + work-in-progress drain, bounded batches (default)"
         case .catchUp: return "periodic: every missed tick replayed once, in order, as soon as possible (default)"
         case .coalesce: return "periodic: a repeating dispatch timer that merges missed ticks (RxSwift on dispatch queues)"
@@ -39,8 +42,21 @@ public enum StrategyName: String, CaseIterable, Codable, CodingKeyRepresentable,
     /// The periodic policy this name selects, if it names one.
     public var periodicPolicy: PeriodicPolicy? { PeriodicPolicy(rawValue: rawValue) }
 
-    /// The MainScheduler dispatch this name selects, if it names one.
-    public var mainDispatch: MainScheduler.Dispatch? { MainScheduler.Dispatch(rawValue: rawValue) }
+    /// The MainScheduler dispatch this name selects, if it names one. RxSwift's
+    /// observe(on:) algorithms (`reference`, `referenceGeneric`) select RxSwift's dispatch,
+    /// one main-queue block per action, so that they are RxSwift end to end.
+    public var mainDispatch: MainScheduler.Dispatch? {
+        switch self {
+        case .reference, .referenceGeneric: return .perAction
+        default: return MainScheduler.Dispatch(rawValue: rawValue)
+        }
+    }
+
+    /// The observe(on:) strategies a workload offers on `scheduler`: `referenceGeneric`
+    /// only where it differs from `reference`, on the serial dispatch schedulers.
+    static func observeOnStrategies(on scheduler: SchedulerName) -> [StrategyName] {
+        scheduler.isSerialDispatch ? [.reference, .referenceGeneric, .drain] : [.reference, .drain]
+    }
 
     /// The context baselines run without an Rx scheduler (scheduler `none`).
     public var isBaseline: Bool { self == .gcd || self == .asyncStream }

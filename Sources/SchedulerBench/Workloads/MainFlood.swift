@@ -11,7 +11,7 @@ import Synchronization
 struct MainFlood: Workload {
     let name = WorkloadName.mainFlood
     let summary = "N actions flood the main queue from a background thread; latency of a 1 kHz probe of other main work"
-    let schedulers: [SchedulerName] = [.main, .mainAsync]
+    let schedulers: [SchedulerName] = [.main, .mainShared, .mainAsync]
     let unsupportedReason = "only main-queue schedulers share the main queue with other work"
     let axes: Set<Axis> = []
     let defaultEvents = 200_000

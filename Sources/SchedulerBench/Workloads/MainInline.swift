@@ -9,7 +9,7 @@ import Synchronization
 struct MainInline: Workload {
     let name = WorkloadName.mainInline
     let summary = "N schedule calls made on the main queue: inline (counting) vs always async"
-    let schedulers: [SchedulerName] = [.main, .mainAsync, .concurrentMain]
+    let schedulers: [SchedulerName] = [.main, .mainShared, .mainAsync, .concurrentMain]
     let unsupportedReason = "only main-queue schedulers run inline on main"
     let axes: Set<Axis> = []
     let defaultEvents = 1_000_000

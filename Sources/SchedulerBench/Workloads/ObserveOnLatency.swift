@@ -12,7 +12,7 @@ import Synchronization
 struct ObserveOnLatency: Workload {
     let name = WorkloadName.observeOnLatency
     let summary = "one producer paced at rate_hz; hop latency percentiles (open loop, HdrHistogram); dispose mid-stream"
-    let schedulers: [SchedulerName] = [.main, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .none]
+    let schedulers: [SchedulerName] = [.main, .mainShared, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .none]
     let unsupportedReason = "needs a scheduler that hands events to another thread or queue"
     let axes: Set<Axis> = [.rate, .payload]
     let defaultEvents = 20_000
@@ -23,7 +23,7 @@ struct ObserveOnLatency: Workload {
     init() {}
 
     func strategies(on scheduler: SchedulerName) -> [StrategyName] {
-        scheduler == .none ? [.gcd, .asyncStream] : [.reference, .drain]
+        scheduler == .none ? [.gcd, .asyncStream] : StrategyName.observeOnStrategies(on: scheduler)
     }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {

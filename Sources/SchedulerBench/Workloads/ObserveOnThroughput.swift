@@ -8,7 +8,7 @@ import Synchronization
 struct ObserveOnThroughput: Workload {
     let name = WorkloadName.observeOnThroughput
     let summary = "N events from P producers (merge of subscribe(on:)) through observe(on:) to a checking observer"
-    let schedulers: [SchedulerName] = [.currentThread, .main, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .none]
+    let schedulers: [SchedulerName] = [.currentThread, .main, .mainShared, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .none]
     let unsupportedReason = "virtual time has no thread to hand events to"
     let axes: Set<Axis> = [.producers, .payload]
     let defaultEvents = 200_000
@@ -16,7 +16,7 @@ struct ObserveOnThroughput: Workload {
     init() {}
 
     func strategies(on scheduler: SchedulerName) -> [StrategyName] {
-        scheduler == .none ? [.gcd, .asyncStream] : [.reference, .drain]
+        scheduler == .none ? [.gcd, .asyncStream] : StrategyName.observeOnStrategies(on: scheduler)
     }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {

@@ -21,7 +21,7 @@ struct PipelineLoading: Workload {
 
     init() {}
 
-    func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.reference, .drain] }
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] { StrategyName.observeOnStrategies(on: scheduler) }
 
     enum Screen { case loading, content }
 

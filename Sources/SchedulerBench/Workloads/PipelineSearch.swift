@@ -23,7 +23,7 @@ struct PipelineSearch: Workload {
 
     init() {}
 
-    func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.reference, .drain] }
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] { StrategyName.observeOnStrategies(on: scheduler) }
 
     struct Query: Equatable {
         var text: String

@@ -8,7 +8,9 @@ import Synchronization
 struct ScheduleThroughput: Workload {
     let name = WorkloadName.scheduleThroughput
     let summary = "N schedule calls from P threads; actions/s until the last one has run"
-    let schedulers: [SchedulerName] = [.currentThread, .main, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .virtual]
+    let schedulers: [SchedulerName] = [
+        .currentThread, .main, .mainShared, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .virtual,
+    ]
     let unsupportedReason = "needs an Rx scheduler"
     let axes: Set<Axis> = [.producers]
     let defaultEvents = 200_000
@@ -75,7 +77,7 @@ struct ScheduleThroughput: Workload {
 
 extension SchedulerName {
     /// Runs one action at a time (observer calls never overlap).
-    var isSerial: Bool { [.main, .mainAsync, .serial, .virtual].contains(self) }
+    var isSerial: Bool { [.main, .mainShared, .mainAsync, .serial, .virtual].contains(self) }
     /// Runs each producer's actions in the order it scheduled them.
     var keepsProducerOrder: Bool { isSerial || self == .currentThread }
 }

@@ -7,7 +7,7 @@ import RxSchedulers
 struct SubscribeOnCycle: Workload {
     let name = WorkloadName.subscribeOnCycle
     let summary = "subscribe(on:) → first element → dispose, N times in a row; cycles/s"
-    let schedulers: [SchedulerName] = [.currentThread, .main, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue]
+    let schedulers: [SchedulerName] = [.currentThread, .main, .mainShared, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue]
     let unsupportedReason = "virtual time needs its clock driven; the cycle waits on real threads"
     let axes: Set<Axis> = []
     let defaultEvents = 20_000

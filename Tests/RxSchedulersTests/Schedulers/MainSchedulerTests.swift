@@ -111,6 +111,37 @@ final class MainSchedulerTests: RxTestCase {
         XCTAssertFalse(ran)
     }
 
+    /// `perAction` puts one block on the main queue per enqueued action (RxSwift's
+    /// algorithm); `batched` one per burst of up to `batchSize`; inline runs none.
+    func testMainQueueBlocksCountTheDispatch() {
+        let count = 300
+        for dispatch in SchedulerDispatch.allCases {
+            let scheduler = MainScheduler(dispatch: dispatch)
+            let ran = Locked(0)
+            let scheduled = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                for _ in 0..<count {
+                    _ = scheduler.schedule(()) { _ in
+                        ran.withValue { $0 += 1 }
+                        return Disposables.create()
+                    }
+                }
+                scheduled.signal()
+            }
+            scheduled.wait()
+            XCTAssertTrue(pumpMainLoop { ran.current == count })
+            switch dispatch {
+            case .perAction: XCTAssertEqual(scheduler.mainQueueBlocks, count)
+            case .batched:
+                XCTAssertGreaterThanOrEqual(scheduler.mainQueueBlocks, (count + SchedulerDispatch.batchSize - 1) / SchedulerDispatch.batchSize)
+                XCTAssertLessThan(scheduler.mainQueueBlocks, count / 4)
+            }
+            let before = scheduler.mainQueueBlocks
+            _ = scheduler.schedule(()) { _ in Disposables.create() }
+            XCTAssertEqual(scheduler.mainQueueBlocks, before, "\(dispatch): an inline run puts no block on the queue")
+        }
+    }
+
     func testAsyncInstanceNeverRunsInline() {
         var ran = false
         _ = MainScheduler.asyncInstance.schedule(()) { _ in

@@ -36,7 +36,7 @@ final class WorkloadTests: XCTestCase {
     }
 
     func testThroughputWorkloadsOnEveryOffMainVariant() throws {
-        for (scheduler, strategy) in ObserveOnThroughput().variants where ![.main, .mainAsync, .concurrentMain].contains(scheduler) {
+        for (scheduler, strategy) in ObserveOnThroughput().variants where !scheduler.usesMainQueue {
             XCTAssertEqual(try run(.observeOnThroughput, scheduler, strategy, producers: 3, events: 600).operations, 600)
         }
         for scheduler in [SchedulerName.currentThread, .serial, .concurrent, .operationQueue] {

@@ -16,7 +16,7 @@ extension ObservableType {
     public func observe(on scheduler: ImmediateSchedulerType, strategy: ObserveOnStrategy) -> Observable<Element> {
         let source = asObservable()
         guard strategy.kind == .drain else {
-            return ObserveOnReference(source: source, scheduler: scheduler)
+            return ObserveOnReference(source: source, scheduler: scheduler, alwaysGeneric: strategy.kind == .referenceGeneric)
         }
         let batchSize = strategy.batchSize
         // Built here so that the sink's per-event code is specialized in the caller.
@@ -28,22 +28,25 @@ extension ObservableType {
     }
 }
 
-/// The `reference` strategy: RxSwift's algorithm for the scheduler at hand.
+/// The `reference` strategy: RxSwift's algorithm for the scheduler at hand; with
+/// `alwaysGeneric` (`referenceGeneric`), its generic algorithm on every scheduler.
 @usableFromInline
 final class ObserveOnReference<Element>: Producer<Element> {
     private let source: Observable<Element>
     private let scheduler: ImmediateSchedulerType
+    private let alwaysGeneric: Bool
 
     @usableFromInline
-    init(source: Observable<Element>, scheduler: ImmediateSchedulerType) {
+    init(source: Observable<Element>, scheduler: ImmediateSchedulerType, alwaysGeneric: Bool) {
         self.source = source
         self.scheduler = scheduler
+        self.alwaysGeneric = alwaysGeneric
         super.init()
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        if let serialScheduler = scheduler as? SerialDispatchQueueScheduler {
+        if !alwaysGeneric, let serialScheduler = scheduler as? SerialDispatchQueueScheduler {
             let sink = ObserveOnSerialQueueSink(scheduler: serialScheduler, observer: observer, cancel: cancel)
             return (sink, source.subscribe(sink))
         }

@@ -5,6 +5,7 @@ public struct ObserveOnStrategy: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline
     enum Kind: Hashable, Sendable {
         case reference
+        case referenceGeneric
         case drain
     }
 
@@ -15,6 +16,12 @@ public struct ObserveOnStrategy: Hashable, Sendable, CustomStringConvertible {
     /// RxSwift's algorithms: one scheduled block per event on serial dispatch
     /// schedulers; a lock, a ring queue and one event per recursive schedule elsewhere.
     public static let reference = ObserveOnStrategy(kind: .reference, batchSize: 1)
+
+    /// RxSwift's generic algorithm (a lock, a ring queue and one event per recursive
+    /// schedule) on every scheduler, serial dispatch schedulers included, where RxSwift
+    /// would pick per-event blocks: so that its two algorithms can be compared on the same
+    /// scheduler. Elsewhere it is `reference`.
+    public static let referenceGeneric = ObserveOnStrategy(kind: .referenceGeneric, batchSize: 1)
 
     /// The tuned default: a lock-free MPSC queue and an atomic work-in-progress counter.
     /// The first event of a burst schedules one drain, which delivers everything queued,
@@ -31,12 +38,13 @@ public struct ObserveOnStrategy: Hashable, Sendable, CustomStringConvertible {
     public static let `default` = drain
 
     /// Every strategy, by name.
-    public static let all: [ObserveOnStrategy] = [.reference, .drain]
+    public static let all: [ObserveOnStrategy] = [.reference, .referenceGeneric, .drain]
 
-    /// The strategy's stable name (`reference`, `drain`).
+    /// The strategy's stable name (`reference`, `referenceGeneric`, `drain`).
     public var name: String {
         switch kind {
         case .reference: return "reference"
+        case .referenceGeneric: return "referenceGeneric"
         case .drain: return "drain"
         }
     }

@@ -271,8 +271,34 @@ final class ObserveOnTests: RxTestCase {
         }
     }
 
+    /// On a serial dispatch scheduler `reference` submits one block per event at once
+    /// (RxSwift's ObserveOnSerialDispatchQueue), so a block submitted straight to the queue
+    /// afterwards runs after all of them; `referenceGeneric` keeps the events in its own
+    /// queue and schedules the next only when one has run (RxSwift's generic ObserveOn),
+    /// so that block runs after the first.
+    func testReferenceGenericSchedulesOneEventAtATimeOnASerialScheduler() {
+        for (strategy, expected) in [(ObserveOnStrategy.reference, [1, 2, 3, 0]), (.referenceGeneric, [1, 0, 2, 3])] {
+            var queue: DispatchQueue?
+            let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "observe-on-generic", serialQueueConfiguration: { queue = $0 })
+            let order = Locked<[Int]>([])
+            let subject = PublishSubject<Int>()
+            let subscription = subject.observe(on: scheduler, strategy: strategy).subscribe(onNext: { value in
+                order.withValue { $0.append(value) }
+            })
+            let gate = DispatchSemaphore(value: 0)
+            queue!.async { gate.wait() }
+            for value in 1...3 { subject.onNext(value) }
+            queue!.async { order.withValue { $0.append(0) } }
+            gate.signal()
+            let deadline = Date().addingTimeInterval(5)
+            while order.current.count < 4 && Date() < deadline { queue!.sync {} }
+            XCTAssertEqual(order.current, expected, strategy.name)
+            subscription.dispose()
+        }
+    }
+
     func testStrategyNamesRoundTrip() {
-        XCTAssertEqual(ObserveOnStrategy.all.map(\.name), ["reference", "drain"])
+        XCTAssertEqual(ObserveOnStrategy.all.map(\.name), ["reference", "referenceGeneric", "drain"])
         for strategy in ObserveOnStrategy.all { XCTAssertEqual(ObserveOnStrategy(name: strategy.name), strategy) }
         XCTAssertNil(ObserveOnStrategy(name: "fastest"))
         XCTAssertEqual(ObserveOnStrategy.default, .drain)
