@@ -101,6 +101,35 @@ final class CommandLineTests: SchedBenchTestCase {
         XCTAssertTrue(run.stdout.contains("ns/event"), "the table is printed")
     }
 
+    /// `main.mixed` (RxSwift issue #2704): with no flood every main-thread call runs inline;
+    /// with two threads flooding `MainScheduler.instance`, calls on that shared instance are
+    /// forced to enqueue, while a private `main` instance keeps running them inline.
+    func testMainMixedInlineShareFallsUnderAFloodOnlyOnTheSharedInstance() throws {
+        let out = try temporaryDirectory()
+        let run = try schedbench([
+            "run", "--workload", "main.mixed", "--scheduler", "main,mainShared", "--strategy", "batched",
+            "--producers", "1,3", "--events", "1000", "--rate", "5000", "--trials", "1", "--warmup", "0",
+            "--no-allocations", "--out", out.path, "--quiet",
+        ])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let summary = try CSVFile.read(out.appendingPathComponent("summary.csv"), requiring: ResultsFiles.summaryHeader)
+        var share: [String: Double] = [:]
+        var peak: [String: Double] = [:]
+        for row in summary {
+            let key = "\(row["scheduler"]!) p=\(row["producers"]!)"
+            share[key] = Double(row["inline_share"]!)
+            peak[key] = Double(row["pending_peak"]!)
+            XCTAssertEqual(row["invariant_violations"], "0", key)
+            XCTAssertEqual(row["resources_leaked"], "0", key)
+        }
+        XCTAssertEqual(share["main p=1"], 1)
+        XCTAssertEqual(share["mainShared p=1"], 1)
+        XCTAssertEqual(share["main p=3"], 1, "a private instance does not see the shared instance's flood")
+        XCTAssertEqual(peak["main p=3"], 0)
+        XCTAssertLessThan(try XCTUnwrap(share["mainShared p=3"]), 0.5, "the flood forces the shared instance's callers to enqueue")
+        XCTAssertGreaterThan(try XCTUnwrap(peak["mainShared p=3"]), 0)
+    }
+
     /// Runs one small observeOn.throughput case with the injected duplicate: it must exit 3,
     /// name the violation, and still write results that count it.
     private func assertInjectedDuplicateIsCaught(strategy: String, extra: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {

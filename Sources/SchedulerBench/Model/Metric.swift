@@ -23,6 +23,8 @@ public enum Metric: String, CaseIterable, Codable, CodingKeyRepresentable, Senda
     case ticksExpected = "ticks_expected"
     case ticksDelivered = "ticks_delivered"
     case tickLatenessP99 = "tick_lateness_p99_ns"
+    case inlineShare = "inline_share"
+    case pendingPeak = "pending_peak"
 
     public var unit: String {
         switch self {
@@ -30,8 +32,9 @@ public enum Metric: String, CaseIterable, Codable, CodingKeyRepresentable, Senda
         case .eventsPerSec: return "1/s"
         case .nsPerEvent, .latencyP50, .latencyP90, .latencyP99, .latencyP999, .latencyMax, .tickLatenessP99: return "ns"
         case .ctxVoluntary, .ctxInvoluntary, .threadsPeak, .threadsEnd, .resourcesLeaked,
-            .invariantViolations, .ticksExpected, .ticksDelivered:
+            .invariantViolations, .ticksExpected, .ticksDelivered, .pendingPeak:
             return "count"
+        case .inlineShare: return "fraction"
         case .rssPeak: return "bytes"
         case .allocsPerEvent: return "allocs/event"
         case .bytesPerEvent: return "bytes/event"
@@ -39,8 +42,9 @@ public enum Metric: String, CaseIterable, Codable, CodingKeyRepresentable, Senda
         }
     }
 
-    /// Whether a larger value is better (throughput, delivered ticks); false for costs.
-    public var higherIsBetter: Bool { self == .eventsPerSec || self == .ticksDelivered }
+    /// Whether a larger value is better (throughput, delivered ticks, calls run inline);
+    /// false for costs.
+    public var higherIsBetter: Bool { self == .eventsPerSec || self == .ticksDelivered || self == .inlineShare }
 
     /// Correctness metrics: any non-zero value fails the run (exit 3).
     public var isCorrectness: Bool { self == .resourcesLeaked || self == .invariantViolations }

@@ -24,6 +24,7 @@ public enum WorkloadName: String, CaseIterable, Codable, CodingKeyRepresentable,
     case trampolineNested = "trampoline.nested"
     case mainInline = "main.inline"
     case mainFlood = "main.flood"
+    case mainMixed = "main.mixed"
     case periodicCatchUp = "periodic.catchUp"
     case pipelineSearch = "pipeline.search"
     case pipelineLoading = "pipeline.loading"

@@ -20,18 +20,21 @@ public struct Suite: Sendable {
     public static func named(_ name: String) -> Suite? { all.first { $0.name == name } }
 
     /// What CI runs: every scheduler × observe(on:) strategy at 1 and 4 producers, one latency
-    /// case. 19 s here (release build).
+    /// case, one periodic case, and main.mixed with and without a flood. 39 s here (release
+    /// build).
     public static let quick = Suite(
-        name: "quick", summary: "every scheduler × observe(on:) strategy at 1 and 4 producers, one latency and one periodic case (<60 s; CI)",
+        name: "quick",
+        summary: "every scheduler × observe(on:) strategy at 1 and 4 producers, one latency, one periodic and the main.mixed cases (<60 s; CI)",
         entries: [
             Entry(workload: .observeOnThroughput, producers: [1, 4], events: 10_000),
             Entry(workload: .observeOnLatency, schedulers: [.serial], strategies: [.drain], events: 5_000, rates: [10_000]),
             Entry(workload: .periodicCatchUp, schedulers: [.serial], strategies: [.catchUp], events: 300),
+            Entry(workload: .mainMixed, producers: [1, 3], events: 1_000),
         ])
 
-    /// Every workload at its default size (meant to stay under 10 minutes; not yet timed end to end).
+    /// Every workload at its default size: 172 cases, 11.2 minutes here (release build).
     public static let standard = Suite(
-        name: "default", summary: "every workload, scheduler and strategy at default sizes, producers 1,2,4,8 (<10 min)",
+        name: "default", summary: "every workload, scheduler and strategy at default sizes, producers 1,2,4,8 (~11 min)",
         entries: [
             Entry(workload: .scheduleThroughput, producers: [1, 4], events: 100_000),
             Entry(workload: .observeOnThroughput, producers: [1, 2, 4, 8], events: 100_000),
@@ -40,6 +43,7 @@ public struct Suite: Sendable {
             Entry(workload: .trampolineNested, events: 1_000_000),
             Entry(workload: .mainInline, events: 200_000),
             Entry(workload: .mainFlood, events: 100_000),
+            Entry(workload: .mainMixed, producers: [1, 2, 4], events: 5_000),
             Entry(workload: .periodicCatchUp, events: 1_000),
             Entry(workload: .pipelineSearch, events: 200),
             Entry(workload: .pipelineLoading, events: 60),
@@ -56,6 +60,7 @@ public struct Suite: Sendable {
             Entry(workload: .trampolineNested, events: 5_000_000),
             Entry(workload: .mainInline, events: 1_000_000),
             Entry(workload: .mainFlood, events: 500_000),
+            Entry(workload: .mainMixed, producers: [1, 2, 4, 8], events: 20_000, rates: [1_000, 5_000]),
             Entry(workload: .periodicCatchUp, events: 2_000, rates: [100, 1_000]),
             Entry(workload: .pipelineSearch, events: 500, rates: [50, 100]),
             Entry(workload: .pipelineLoading, events: 200),

@@ -66,6 +66,7 @@ public enum Workloads {
         TrampolineNested(),
         MainInline(),
         MainFlood(),
+        MainMixed(),
         PeriodicCatchUp(),
         PipelineSearch(),
         PipelineLoading(),
