@@ -16,6 +16,16 @@ public enum PeriodicPolicy: String, CaseIterable, Sendable {
     /// schedule falls more than `rebaseTolerance(period:)` behind (a clock jump or a long
     /// suspension), it is rebased to now instead of replaying the backlog.
     case fixedRate
+    /// RxSwift's `SchedulePeriodicRecursive` state machine on every scheduler, dispatch
+    /// schedulers included (where RxSwift itself uses a repeating timer): each tick is a
+    /// recursive relative schedule on the scheduler itself that reschedules itself one
+    /// period after it ran, counts one pending tick, and starts a dispatch if none is
+    /// running; a dispatch runs the action once per pending tick. So the counting shares
+    /// the scheduler with the action: on a serial queue a stall delays the next tick
+    /// (the schedule drifts, nothing is owed), while on a concurrent scheduler ticks keep
+    /// being counted and every one is replayed, in order. `catchUp` is this algorithm
+    /// wherever the scheduler has no dispatch queue.
+    case rxRecursive
 
     /// The policy used when none is given.
     public static let `default` = PeriodicPolicy.catchUp
@@ -51,6 +61,8 @@ extension SchedulerType {
             return PeriodicFixedRate(scheduler: self, period: period, dropsMissedTicks: true, action: action, state: state).start(after: startAfter)
         case .fixedRate:
             return PeriodicFixedRate(scheduler: self, period: period, dropsMissedTicks: false, action: action, state: state).start(after: startAfter)
+        case .rxRecursive:
+            return PeriodicCatchUp(scheduler: self, startAfter: startAfter, period: period, action: action, state: state).start()
         }
     }
 }

@@ -23,6 +23,7 @@ public enum Metric: String, CaseIterable, Codable, CodingKeyRepresentable, Senda
     case ticksExpected = "ticks_expected"
     case ticksDelivered = "ticks_delivered"
     case tickLatenessP99 = "tick_lateness_p99_ns"
+    case tickBacklogPeak = "tick_backlog_peak"
     case inlineShare = "inline_share"
     case pendingPeak = "pending_peak"
 
@@ -32,7 +33,7 @@ public enum Metric: String, CaseIterable, Codable, CodingKeyRepresentable, Senda
         case .eventsPerSec: return "1/s"
         case .nsPerEvent, .latencyP50, .latencyP90, .latencyP99, .latencyP999, .latencyMax, .tickLatenessP99: return "ns"
         case .ctxVoluntary, .ctxInvoluntary, .threadsPeak, .threadsEnd, .resourcesLeaked,
-            .invariantViolations, .ticksExpected, .ticksDelivered, .pendingPeak:
+            .invariantViolations, .ticksExpected, .ticksDelivered, .tickBacklogPeak, .pendingPeak:
             return "count"
         case .inlineShare: return "fraction"
         case .rssPeak: return "bytes"

@@ -63,7 +63,8 @@ public enum SchedulerName: String, CaseIterable, Codable, CodingKeyRepresentable
     /// runs its RunLoop (the CLI's does).
     var usesMainQueue: Bool { [.main, .mainShared, .mainAsync, .concurrentMain].contains(self) }
 
-    /// `make(strategy:)` for a scheduler that also schedules in time (all but `currentThread` and `none`).
+    /// `make(strategy:)` for a scheduler that also schedules in time (all but `currentThread`,
+    /// `operationQueue` and `none`, as in RxSwift).
     func makeTimed(strategy: StrategyName = .none) -> any SchedulerType {
         guard let scheduler = make(strategy: strategy) as? any SchedulerType else {
             preconditionFailure("scheduler '\(rawValue)' cannot schedule in time")

@@ -8,7 +8,7 @@ public enum StrategyName: String, CaseIterable, Codable, CodingKeyRepresentable,
     /// observe(on:) strategies (`ObserveOnStrategy`).
     case reference, referenceGeneric, drain
     /// Periodic policies (`PeriodicPolicy`).
-    case catchUp, coalesce, fixedRate
+    case catchUp, coalesce, fixedRate, rxRecursive
     /// MainScheduler dispatch (`MainScheduler.Dispatch`).
     case batched, perAction
     /// Context baselines: raw `DispatchQueue.async` per event, and an `AsyncStream` consumed by a Task.
@@ -28,6 +28,9 @@ public enum StrategyName: String, CaseIterable, Codable, CodingKeyRepresentable,
         case .catchUp: return "periodic: every missed tick replayed once, in order, as soon as possible (default)"
         case .coalesce: return "periodic: a repeating dispatch timer that merges missed ticks (RxSwift on dispatch queues)"
         case .fixedRate: return "periodic: tick n due at start + n·period; overruns run at once; a far-behind schedule is rebased"
+        case .rxRecursive:
+            return
+                "periodic: RxSwift's SchedulePeriodicRecursive on any scheduler: ticks counted by recursive schedules on the scheduler itself, owed ones replayed"
         case .batched: return "MainScheduler: queued actions drained 64 per main-queue block (default)"
         case .perAction: return "MainScheduler: one main-queue block per action (RxSwift)"
         case .gcd: return "baseline: raw DispatchQueue.async per event to a serial queue"

@@ -3,13 +3,19 @@ import RxSchedulers
 
 /// `periodic.catchUp`: `interval(1 / rate_hz)` for N periods under a periodic policy, with
 /// a subscriber that stalls for 3 periods on every 10th tick. Reports ticks due against
-/// ticks delivered and each tick's lateness against its due time (start + (n+1)·period).
-/// Checks ticks arrive in order, once each (values 0, 1, 2, …).
+/// ticks delivered, each tick's lateness against its due time (start + (n+1)·period), and
+/// the backlog: at each delivery, the ticks fallen due by then that have not been delivered
+/// (`tick_backlog_peak`, the most at once). Under `coalesce` merged ticks are never paid,
+/// so its backlog only grows. Checks ticks arrive in order, once each (values 0, 1, 2, …).
+///
+/// `rxRecursive` (RxSwift's own state machine) runs on every real-time scheduler; the
+/// other policies on `main`, `serial` and `concurrent`, where they differ.
 struct PeriodicCatchUp: Workload {
     let name = WorkloadName.periodicCatchUp
-    let summary = "interval(1/rate_hz) for N ticks, every 10th tick stalls 3 periods; ticks due vs delivered, lateness"
-    let schedulers: [SchedulerName] = [.main, .serial, .concurrent]
-    let unsupportedReason = "periodic policies are compared on dispatch-queue schedulers"
+    let summary = "interval(1/rate_hz) for N ticks, every 10th tick stalls 3 periods; ticks due vs delivered, lateness, backlog"
+    let schedulers: [SchedulerName] = [.main, .mainShared, .mainAsync, .serial, .concurrent, .concurrentMain]
+    let unsupportedReason =
+        "needs a scheduler that schedules in real time (currentThread and operationQueue have no time, as in RxSwift; virtual time does not stall)"
     let axes: Set<Axis> = [.rate]
     let defaultEvents = 2_000
     let defaultRateHz = 1_000
@@ -18,7 +24,9 @@ struct PeriodicCatchUp: Workload {
 
     init() {}
 
-    func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.catchUp, .coalesce, .fixedRate] }
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] {
+        [.main, .serial, .concurrent].contains(scheduler) ? [.catchUp, .coalesce, .fixedRate, .rxRecursive] : [.rxRecursive]
+    }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
         guard benchCase.rateHz > 0 else { throw BenchError.caseCannotRun("periodic.catchUp needs a rate above 0 Hz") }
@@ -37,9 +45,12 @@ struct PeriodicCatchUp: Workload {
                 state.lock.lock()
                 defer { state.lock.unlock() }
                 guard tick < ticks else { return }
-                state.lateness.record(intended: start + UInt64(tick + 1) * period, completed: MonotonicClock.now())
+                let now = MonotonicClock.now()
+                state.lateness.record(intended: start + UInt64(tick + 1) * period, completed: now)
                 checker?.observe(producer: 0, sequence: tick)
                 state.delivered += 1
+                let due = min(Int((now - start) / period), ticks)
+                state.backlogPeak = max(state.backlogPeak, due - state.delivered)
                 if tick % Self.stallEvery == Self.stallEvery - 1 {
                     usleep(UInt32(Self.stallPeriods * period / 1_000))
                 }
@@ -59,6 +70,7 @@ struct PeriodicCatchUp: Workload {
                 .ticksExpected: Double(ticks),
                 .ticksDelivered: Double(state.delivered),
                 .tickLatenessP99: Double(state.lateness.value(atPercentile: 99)),
+                .tickBacklogPeak: Double(state.backlogPeak),
             ]
         )
     }
@@ -68,5 +80,7 @@ struct PeriodicCatchUp: Workload {
 final class TickState: @unchecked Sendable {
     let lock = NSLock()
     var delivered = 0
+    /// The most ticks due and not yet delivered, seen at a delivery.
+    var backlogPeak = 0
     var lateness = LatencyRecorder()
 }

@@ -35,6 +35,34 @@ final class PeriodicPolicyTests: RxTestCase {
         XCTAssertEqual(virtualRuns(policy: .catchUp), [10, 20, 30, 55, 65, 75, 85])
     }
 
+    func testRxRecursiveOnASingleThreadedSchedulerDriftsLikeRxSwift() {
+        XCTAssertEqual(virtualRuns(policy: .rxRecursive), [10, 20, 30, 55, 65, 75, 85])
+    }
+
+    /// RxSwift's `SchedulePeriodicRecursive` when ticks keep falling due while the action
+    /// runs (as on a concurrent scheduler): the run at 30 stalls to 55, and the ticks due
+    /// at 40 and 50 run meanwhile on another thread, where they are only counted. The
+    /// state machine then dispatches the two owed runs at once, one per `.dispatch`
+    /// reschedule, before the tick due at 60: in order, none lost, none merged.
+    func testRxRecursiveReplaysTicksOwedDuringAStall() {
+        for policy in [PeriodicPolicy.rxRecursive, .catchUp] {
+            let scheduler = SteppedScheduler()
+            var runs: [(clock: Int, state: Int)] = []
+            var periodic: Disposable?
+            periodic = scheduler.schedulePeriodic(0, startAfter: .seconds(10), period: .seconds(10), policy: policy) { state in
+                runs.append((scheduler.clock, state))
+                if runs.count == 3 { scheduler.stall(until: 55) }
+                if runs.count == 7 { periodic?.dispose() }
+                return state + 1
+            }
+            scheduler.run(until: 200)
+            periodic = nil
+            XCTAssertEqual(runs.map(\.clock), [10, 20, 30, 55, 55, 60, 70], "\(policy)")
+            XCTAssertEqual(runs.map(\.state), Array(0..<7), "\(policy): the state threads through every run")
+            XCTAssertEqual(scheduler.pendingCount, 0, "\(policy): disposing cancels the next tick")
+        }
+    }
+
     func testFixedRateRebasesAfterALongStall() {
         let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
         var runs: [Int] = []
@@ -59,8 +87,8 @@ final class PeriodicPolicyTests: RxTestCase {
     /// Real time on a serial dispatch queue: a 4 ms period for ~0.6 s, every 10th tick
     /// stalls 12 ms (three periods). Catch-up and fixed-rate deliver (nearly) every tick
     /// that fell due, in order; the coalescing timer drops the missed ones.
-    private func deliveredFraction(policy: PeriodicPolicy) -> (fraction: Double, inOrder: Bool) {
-        let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "periodic-\(policy)")
+    private func deliveredFraction(policy: PeriodicPolicy, on scheduler: SchedulerType? = nil) -> (fraction: Double, inOrder: Bool) {
+        let scheduler = scheduler ?? SerialDispatchQueueScheduler(internalSerialQueueName: "periodic-\(policy)")
         let period = 0.004
         let duration = 0.6
         let values = Locked<[Int]>([])
@@ -78,6 +106,18 @@ final class PeriodicPolicyTests: RxTestCase {
         return (Double(received.count) / expected, received == Array(0..<received.count))
     }
 
+    /// RxSwift's state machine on dispatch schedulers: on a concurrent queue the ticks are
+    /// counted while the subscriber stalls and every one is replayed; on a serial queue the
+    /// stall also holds up the counting, so the schedule drifts by the stall and those
+    /// periods are never delivered (nothing is owed).
+    func testRxRecursiveCatchesUpOnAConcurrentSchedulerAndDriftsOnASerialOne() {
+        let concurrent = deliveredFraction(policy: .rxRecursive, on: ConcurrentDispatchQueueScheduler(qos: .userInitiated))
+        let serial = deliveredFraction(policy: .rxRecursive)
+        XCTAssertTrue(concurrent.inOrder && serial.inOrder)
+        XCTAssertGreaterThan(concurrent.fraction, 0.9, "concurrent delivered \(concurrent.fraction)")
+        XCTAssertLessThan(serial.fraction, concurrent.fraction, "a serial queue's stall should delay the counting too")
+    }
+
     func testCatchUpAndFixedRateKeepTicksThatCoalesceDrops() {
         let catchUp = deliveredFraction(policy: .catchUp)
         let fixedRate = deliveredFraction(policy: .fixedRate)
@@ -87,5 +127,61 @@ final class PeriodicPolicyTests: RxTestCase {
         XCTAssertGreaterThan(catchUp.fraction, 0.9, "catch-up delivered \(catchUp.fraction)")
         XCTAssertGreaterThan(fixedRate.fraction, 0.9, "fixed-rate delivered \(fixedRate.fraction)")
         XCTAssertLessThan(coalesce.fraction, min(catchUp.fraction, fixedRate.fraction), "coalesce should lose the stalled ticks")
+    }
+}
+
+/// A virtual-time scheduler stepped by hand, in whole seconds. Unlike `TestScheduler`, an
+/// action may `stall(until:)`: what falls due meanwhile runs on another thread while the
+/// action waits, as on a concurrent scheduler. One thread runs at a time, so the run is
+/// deterministic.
+private final class SteppedScheduler: SchedulerType {
+    private struct Item {
+        let due: Int
+        let order: Int
+        let run: () -> Disposable
+        let cancel: BooleanDisposable
+    }
+
+    private(set) var clock = 0
+    private var items: [Item] = []
+    private var scheduled = 0
+
+    var now: RxTime { Date(timeIntervalSince1970: TimeInterval(clock)) }
+    var pendingCount: Int { items.filter { !$0.cancel.isDisposed }.count }
+
+    func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        scheduleRelative(state, dueTime: .seconds(0), action: action)
+    }
+
+    func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+        guard case .seconds(let seconds) = dueTime else { preconditionFailure("whole seconds only, not \(dueTime)") }
+        let cancel = BooleanDisposable()
+        scheduled += 1
+        items.append(Item(due: clock + seconds, order: scheduled, run: { action(state) }, cancel: cancel))
+        return cancel
+    }
+
+    /// Runs every item due by `time`, earliest first (ties in scheduling order), moving the
+    /// clock to each item's due time and finally to `time`.
+    func run(until time: Int) {
+        while let next = items.indices.filter({ items[$0].due <= time }).min(by: {
+            (items[$0].due, items[$0].order) < (items[$1].due, items[$1].order)
+        }) {
+            let item = items.remove(at: next)
+            clock = max(clock, item.due)
+            if !item.cancel.isDisposed { _ = item.run() }
+        }
+        clock = max(clock, time)
+    }
+
+    /// From inside an action: runs what falls due by `time` on another thread, and returns
+    /// once it has (the thread's exit orders its writes before the caller's reads).
+    func stall(until time: Int) {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            self.run(until: time)
+            done.signal()
+        }
+        done.wait()
     }
 }

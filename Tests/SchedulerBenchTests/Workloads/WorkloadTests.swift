@@ -59,6 +59,25 @@ final class WorkloadTests: XCTestCase {
         let outcome = try run(.periodicCatchUp, .serial, .catchUp, events: 60, rate: 500)
         XCTAssertEqual(outcome.metrics[.ticksExpected], 60)
         XCTAssertGreaterThanOrEqual(outcome.metrics[.ticksDelivered] ?? 0, 55)
+        // Each stall lasts three periods: when it ends, at least two more ticks are due
+        // than have been delivered.
+        XCTAssertGreaterThanOrEqual(outcome.metrics[.tickBacklogPeak] ?? 0, 2)
+        XCTAssertLessThanOrEqual(outcome.metrics[.tickBacklogPeak] ?? .infinity, 60)
+    }
+
+    /// RxSwift's own state machine runs in real time on every scheduler that schedules in
+    /// time, dispatch ones included, and the other policies where they differ.
+    func testRxRecursiveIsOfferedOnEveryRealTimeScheduler() throws {
+        let periodic = PeriodicCatchUp()
+        for scheduler in SchedulerName.allCases where scheduler != .virtual && scheduler != .none {
+            let timed = scheduler != .currentThread && scheduler != .operationQueue
+            XCTAssertEqual(
+                periodic.strategies(on: scheduler).contains(.rxRecursive) && periodic.schedulers.contains(scheduler), timed, "\(scheduler)")
+        }
+        XCTAssertEqual(periodic.strategies(on: .serial), [.catchUp, .coalesce, .fixedRate, .rxRecursive])
+        let outcome = try run(.periodicCatchUp, .concurrent, .rxRecursive, events: 60, rate: 500)
+        XCTAssertGreaterThanOrEqual(outcome.metrics[.ticksDelivered] ?? 0, 55)
+        XCTAssertNotNil(outcome.metrics[.tickBacklogPeak])
     }
 
     /// Every scheduler × strategy each workload lists runs once at a tiny size (the default

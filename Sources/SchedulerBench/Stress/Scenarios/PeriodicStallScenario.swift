@@ -11,7 +11,10 @@ import RxSchedulers
 /// - no tick runs before it is due: delivery `k` not before `(k + 1)` periods after the
 ///   subscription (`extra_tick`) — for `coalesce` this is "never two ticks for one period";
 /// - `catchUp`, and `fixedRate` without the long stall: once quiet, the ticks delivered
-///   catch up with the periods elapsed, to within 3 (`lost_tick`);
+///   catch up with the periods elapsed, to within 3 (`lost_tick`). Not `rxRecursive`,
+///   which drifts by design: each tick is scheduled a period after the previous one ran,
+///   so every tick's timer lateness adds up (18 to 36 ticks behind in this scenario's
+///   runs under perturbation), and a serial queue's stall holds up the counting too;
 /// - `fixedRate` after the 1.1 s stall rebases rather than replaying the backlog (no more
 ///   than a period's worth of ticks plus 3 in the 20 ms after it; `extra_tick`);
 /// - `Resources.total` back to its baseline after disposal (`leak`).
