@@ -37,6 +37,9 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The peer frameworks the harness compares the core with (strategies `openCombine`, `asyncChannel`).
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         // `swift package generate-documentation` for the DocC catalogs; not linked into anything.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -79,6 +82,10 @@ let package = Package(
                 // The history: SQLite through GRDB always, PostgreSQL with the trait.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                // Peer frameworks, each behind one hand-off adapter (Workloads/HandOffs).
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             swiftSettings: languageMode
         ),

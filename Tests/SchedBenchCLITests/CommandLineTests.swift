@@ -130,13 +130,36 @@ final class CommandLineTests: SchedBenchTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(peak["mainShared p=3"]), 0)
     }
 
+    /// `pipeline.loading` reports what the screen did: some loads show the spinner (the 8 ms
+    /// data always loses to the 5 ms spinner unless the timer is late), and each of those
+    /// subscribes to the data source twice (amb cancels the first request; concat starts
+    /// another), so subscriptions per load are exactly 1 + the spinner's share.
+    func testPipelineLoadingReportsTheSpinnerAndTheSourceSubscriptions() throws {
+        let out = try temporaryDirectory()
+        let run = try schedbench([
+            "run", "--workload", "pipeline.loading", "--scheduler", "serial", "--strategy", "drain", "--events", "30",
+            "--trials", "1", "--warmup", "0", "--no-allocations", "--out", out.path, "--quiet",
+        ])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let row = try XCTUnwrap(try CSVFile.read(out.appendingPathComponent("summary.csv"), requiring: ResultsFiles.summaryHeader).first)
+        let shown = try XCTUnwrap(Double(row["spinner_shown"] ?? ""))
+        let subscriptions = try XCTUnwrap(Double(row["source_subscriptions"] ?? ""))
+        XCTAssertGreaterThan(shown, 0)
+        XCTAssertLessThan(shown, 1, "the 1 ms data beats the 5 ms spinner")
+        XCTAssertEqual(subscriptions, 1 + shown, accuracy: 1e-9)
+        XCTAssertNotNil(Double(row["spinner_min_violations"] ?? ""))
+        XCTAssertEqual(row["invariant_violations"], "0")
+    }
+
     /// Runs one small observeOn.throughput case with the injected duplicate: it must exit 3,
     /// name the violation, and still write results that count it.
-    private func assertInjectedDuplicateIsCaught(strategy: String, extra: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertInjectedDuplicateIsCaught(
+        strategy: String, scheduler: String = "serial", extra: [String] = [], file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let out = try temporaryDirectory()
         let run = try schedbench(
             [
-                "run", "--suite", "quick", "--workload", "observeOn.throughput", "--scheduler", "serial",
+                "run", "--suite", "quick", "--workload", "observeOn.throughput", "--scheduler", scheduler,
                 "--strategy", strategy, "--producers", "1", "--events", "200", "--trials", "1",
                 "--warmup", "0", "--no-allocations", "--out", out.path, "--quiet",
             ] + extra,
@@ -149,6 +172,14 @@ final class CommandLineTests: SchedBenchTestCase {
 
     func testAnInjectedDuplicateFailsTheRunWithExitThreeAndKeepsTheResults() throws {
         try assertInjectedDuplicateIsCaught(strategy: "reference")
+    }
+
+    /// The same fault through every baseline and peer framework's hand-off: the checks see
+    /// what each delivers, whatever carried it.
+    func testAnInjectedDuplicateIsCaughtThroughEveryPeerFramework() throws {
+        for strategy in ["gcd", "asyncStream", "openCombine", "actor", "asyncChannel"] {
+            try assertInjectedDuplicateIsCaught(strategy: strategy, scheduler: "none")
+        }
     }
 
     /// `--isolate` runs each case in a child (`_child`); what the child found must come back

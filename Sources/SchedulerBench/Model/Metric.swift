@@ -26,6 +26,9 @@ public enum Metric: String, CaseIterable, Codable, CodingKeyRepresentable, Senda
     case tickBacklogPeak = "tick_backlog_peak"
     case inlineShare = "inline_share"
     case pendingPeak = "pending_peak"
+    case spinnerShown = "spinner_shown"
+    case spinnerMinViolations = "spinner_min_violations"
+    case sourceSubscriptions = "source_subscriptions"
 
     public var unit: String {
         switch self {
@@ -33,9 +36,10 @@ public enum Metric: String, CaseIterable, Codable, CodingKeyRepresentable, Senda
         case .eventsPerSec: return "1/s"
         case .nsPerEvent, .latencyP50, .latencyP90, .latencyP99, .latencyP999, .latencyMax, .tickLatenessP99: return "ns"
         case .ctxVoluntary, .ctxInvoluntary, .threadsPeak, .threadsEnd, .resourcesLeaked,
-            .invariantViolations, .ticksExpected, .ticksDelivered, .tickBacklogPeak, .pendingPeak:
+            .invariantViolations, .ticksExpected, .ticksDelivered, .tickBacklogPeak, .pendingPeak, .spinnerMinViolations:
             return "count"
-        case .inlineShare: return "fraction"
+        case .inlineShare, .spinnerShown: return "fraction"
+        case .sourceSubscriptions: return "per load"
         case .rssPeak: return "bytes"
         case .allocsPerEvent: return "allocs/event"
         case .bytesPerEvent: return "bytes/event"

@@ -18,7 +18,7 @@ public enum SchedulerName: String, CaseIterable, Codable, CodingKeyRepresentable
         case .concurrentMain: return "ConcurrentMainScheduler.instance: inline on main, else the main queue"
         case .operationQueue: return "OperationQueueScheduler on a new OperationQueue() per trial (default width: concurrent)"
         case .virtual: return "HistoricalScheduler: virtual time, run to completion"
-        case .none: return "no Rx scheduler: the context baselines (gcd, asyncStream)"
+        case .none: return "no Rx scheduler: the context baselines (gcd, asyncStream) and peer frameworks (openCombine, actor, asyncChannel)"
         }
     }
 

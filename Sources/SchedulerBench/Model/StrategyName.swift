@@ -13,6 +13,9 @@ public enum StrategyName: String, CaseIterable, Codable, CodingKeyRepresentable,
     case batched, perAction
     /// Context baselines: raw `DispatchQueue.async` per event, and an `AsyncStream` consumed by a Task.
     case gcd, asyncStream
+    /// Peer frameworks: OpenCombine's `receive(on:)`, an actor hop per event, and
+    /// swift-async-algorithms' back-pressured `AsyncChannel`.
+    case openCombine, actor, asyncChannel
     /// The workload has a single algorithm.
     case none
 
@@ -35,6 +38,9 @@ public enum StrategyName: String, CaseIterable, Codable, CodingKeyRepresentable,
         case .perAction: return "MainScheduler: one main-queue block per action (RxSwift)"
         case .gcd: return "baseline: raw DispatchQueue.async per event to a serial queue"
         case .asyncStream: return "baseline: an unbounded AsyncStream read by one Task"
+        case .openCombine: return "peer: OpenCombine 0.14 PassthroughSubject.receive(on: a serial DispatchQueue).sink"
+        case .actor: return "peer: each event hopped onto an actor in its own Task (enqueued in order), the actor calls the observer"
+        case .asyncChannel: return "peer: swift-async-algorithms 1.1 AsyncChannel (back-pressured send), read by one Task"
         case .none: return "the workload has a single algorithm"
         }
     }
@@ -61,8 +67,12 @@ public enum StrategyName: String, CaseIterable, Codable, CodingKeyRepresentable,
         scheduler.isSerialDispatch ? [.reference, .referenceGeneric, .drain] : [.reference, .drain]
     }
 
-    /// The context baselines run without an Rx scheduler (scheduler `none`).
-    public var isBaseline: Bool { self == .gcd || self == .asyncStream }
+    /// The context baselines and peer frameworks: they run without an Rx scheduler
+    /// (scheduler `none`), through a hand-off adapter each.
+    public var isBaseline: Bool { HandOffs.type(for: self) != nil }
+
+    /// The hand-off strategies the observe(on:) workloads offer on scheduler `none`.
+    static let handOffs: [StrategyName] = HandOffs.all.map { $0.strategy }
 
     /// `observeOnStrategy`, or an error naming the workload that needs one.
     func requireObserveOnStrategy(for workload: WorkloadName) throws -> ObserveOnStrategy {

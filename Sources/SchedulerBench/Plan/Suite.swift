@@ -19,22 +19,24 @@ public struct Suite: Sendable {
 
     public static func named(_ name: String) -> Suite? { all.first { $0.name == name } }
 
-    /// What CI runs: every scheduler × observe(on:) strategy at 1 and 4 producers, one latency
-    /// case, one periodic case, and main.mixed with and without a flood. 39 s here (release
-    /// build).
+    /// What CI runs: every scheduler × observe(on:) strategy (the peer frameworks included) at
+    /// 1 and 4 producers, a latency case on `drain` and on a peer, one periodic case, and
+    /// main.mixed with and without a flood. 50 s here (release build).
     public static let quick = Suite(
         name: "quick",
-        summary: "every scheduler × observe(on:) strategy at 1 and 4 producers, one latency, one periodic and the main.mixed cases (<60 s; CI)",
+        summary:
+            "every scheduler × observe(on:) strategy and peer at 1 and 4 producers, two latency, one periodic and the main.mixed cases (<60 s; CI)",
         entries: [
             Entry(workload: .observeOnThroughput, producers: [1, 4], events: 10_000),
             Entry(workload: .observeOnLatency, schedulers: [.serial], strategies: [.drain], events: 5_000, rates: [10_000]),
+            Entry(workload: .observeOnLatency, schedulers: [.none], strategies: [.openCombine], events: 5_000, rates: [10_000]),
             Entry(workload: .periodicCatchUp, schedulers: [.serial], strategies: [.catchUp], events: 300),
             Entry(workload: .mainMixed, producers: [1, 3], events: 1_000),
         ])
 
-    /// Every workload at its default size: 172 cases, 11.2 minutes here (release build).
+    /// Every workload at its default size: 193 cases, 14.7 minutes here (release build).
     public static let standard = Suite(
-        name: "default", summary: "every workload, scheduler and strategy at default sizes, producers 1,2,4,8 (~11 min)",
+        name: "default", summary: "every workload, scheduler and strategy at default sizes, producers 1,2,4,8 (~15 min)",
         entries: [
             Entry(workload: .scheduleThroughput, producers: [1, 4], events: 100_000),
             Entry(workload: .observeOnThroughput, producers: [1, 2, 4, 8], events: 100_000),

@@ -30,7 +30,15 @@ final class ItemConsumer: @unchecked Sendable {
         overlap?.leave()
     }
 
-    /// Marks the subscription disposed: any later `consume` is a violation.
+    /// An event past the measured ones, which may legitimately arrive before dispose
+    /// returns: checked for overlap and against the dispose fence only.
+    func tail(_ item: Item) {
+        overlap?.enter()
+        fence?.delivered("event \(item.sequence) of producer \(item.producer)")
+        overlap?.leave()
+    }
+
+    /// Marks the subscription disposed: any later `consume` or `tail` is a violation.
     func disposed() { fence?.disposed() }
 
     /// Reports missing events.

@@ -4,7 +4,8 @@ import Synchronization
 
 /// `observeOn.throughput`: P producers (`merge` of `create` sources, each `subscribe(on:)`
 /// its own serial queue) send N events through `observe(on:strategy:)` to a checking
-/// observer; the clock runs from subscribe to `onCompleted`.
+/// observer; the clock runs from subscribe to `onCompleted`. On scheduler `none` the same
+/// producer threads and observer are joined by a peer framework's hand-off instead (`HandOff`).
 struct ObserveOnThroughput: Workload {
     let name = WorkloadName.observeOnThroughput
     let summary = "N events from P producers (merge of subscribe(on:)) through observe(on:) to a checking observer"
@@ -16,7 +17,7 @@ struct ObserveOnThroughput: Workload {
     init() {}
 
     func strategies(on scheduler: SchedulerName) -> [StrategyName] {
-        scheduler == .none ? [.gcd, .asyncStream] : StrategyName.observeOnStrategies(on: scheduler)
+        scheduler == .none ? StrategyName.handOffs : StrategyName.observeOnStrategies(on: scheduler)
     }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
@@ -25,15 +26,18 @@ struct ObserveOnThroughput: Workload {
         let timeout = trialTimeout(events: benchCase.events)
         let payload = benchCase.payloadBytes
 
+        let duplicate = FaultInjection.current == .duplicate
         if benchCase.strategy.isBaseline {
-            let channel = ContextBaseline.Channel(strategy: benchCase.strategy, deliver: { consumer.consume($0) })
+            let handOff = HandOffs.make(benchCase.strategy) { consumer.consume($0) }
             let producers = try ProducerThreads(count: benchCase.producers, name: "schedbench.producer") { producer in
-                for sequence in 0..<shares[producer] {
-                    channel.send(Item(producer: producer, sequence: sequence, payloadBytes: payload))
+                // The injected fault: the first producer sends its first event twice.
+                let extra = duplicate && producer == 0 && shares[0] > 0 ? 1 : 0
+                handOff.produce(count: shares[producer] + extra) { index in
+                    Item(producer: producer, sequence: max(0, index - extra), payloadBytes: payload)
                 }
             }
             let start = producers.start()
-            if !producers.join(timeout: timeout) || !channel.drain(timeout: timeout) {
+            if !producers.join(timeout: timeout) || !handOff.finish(timeout: timeout) {
                 invariants.record("timed out after \(Int(timeout)) s with \(consumer.delivered) of \(benchCase.events) events delivered")
             }
             let end = MonotonicClock.now()
@@ -43,7 +47,6 @@ struct ObserveOnThroughput: Workload {
 
         let target = benchCase.scheduler.make(strategy: benchCase.strategy)
         let strategy = try benchCase.strategy.requireObserveOnStrategy(for: name)
-        let duplicate = FaultInjection.current == .duplicate
         let sources = shares.enumerated().map { producer, count in
             Observable<Item>.create { observer in
                 if duplicate && producer == 0 && count > 0 {

@@ -7,7 +7,11 @@ import Synchronization
 /// shown after 5 ms: amb(data, timer(5 ms) → spinner, then the data again after a 10 ms
 /// minimum spinner time via delaySubscription), then observe(on: main). Latency: subscribe
 /// → first content on screen. Checks each load shows content exactly once, never a
-/// spinner after content, and completes.
+/// spinner after content, and completes. Reports what the screen did: the share of loads
+/// that showed the spinner (`spinner_shown`), how many took the spinner down sooner than
+/// its minimum time after it appeared on screen (`spinner_min_violations`), and how many
+/// times each load subscribed to the data source (`source_subscriptions`: twice when the
+/// spinner won the race, since amb cancels the first request and concat starts another).
 struct PipelineLoading: Workload {
     let name = WorkloadName.pipelineLoading
     let summary = "amb(data, timer → spinner → concat(delaySubscription(data))) → observe(on: main); time to first content"
@@ -17,7 +21,8 @@ struct PipelineLoading: Workload {
     let defaultEvents = 100
     static let dataLatenciesMs = [1, 3, 8]
     static let spinnerAfter = RxTimeInterval.milliseconds(5)
-    static let minimumSpinner = RxTimeInterval.milliseconds(10)
+    static let minimumSpinnerMs = 10
+    static let minimumSpinner = RxTimeInterval.milliseconds(minimumSpinnerMs)
 
     init() {}
 
@@ -32,11 +37,16 @@ struct PipelineLoading: Workload {
         var latency = LatencyRecorder()
         let timeout: TimeInterval = 10
         var loaded = 0
+        var spinnersShown = 0
+        var spinnerMinViolations = 0
+        let sourceSubscriptions = Atomic<Int>(0)
+        let minimumSpinnerNanos = UInt64(Self.minimumSpinnerMs) * 1_000_000
 
         let start = MonotonicClock.now()
         for load in 0..<benchCase.events {
             let dataLatency = RxTimeInterval.milliseconds(Self.dataLatenciesMs[load % Self.dataLatenciesMs.count])
             let content = Observable.just(Screen.content).delaySubscription(dataLatency, scheduler: background)
+                .do(onSubscribe: { sourceSubscriptions.add(1, ordering: .relaxed) })
             let spinnerFirst = Observable<Int>.timer(Self.spinnerAfter, scheduler: background)
                 .map { _ in Screen.loading }
                 .concat(content.delaySubscription(Self.minimumSpinner, scheduler: background))
@@ -61,23 +71,37 @@ struct PipelineLoading: Workload {
                 latency.record(intended: subscribedAt, completed: contentAt)
                 loaded += 1
             }
+            if let spinnerAt = screen.spinnerAt {
+                spinnersShown += 1
+                if let contentAt = screen.contentAt, contentAt - spinnerAt < minimumSpinnerNanos { spinnerMinViolations += 1 }
+            }
         }
         let end = MonotonicClock.now()
-        return TrialOutcome(elapsedNanos: end - start, operations: loaded, latency: latency)
+        let loads = Double(max(loaded, 1))
+        return TrialOutcome(
+            elapsedNanos: end - start, operations: loaded, latency: latency,
+            metrics: [
+                .spinnerShown: Double(spinnersShown) / loads,
+                .spinnerMinViolations: Double(spinnerMinViolations),
+                .sourceSubscriptions: Double(sourceSubscriptions.load(ordering: .relaxed)) / loads,
+            ])
     }
 }
 
 /// What one load put on screen (main queue only; read after it completed).
 final class LoadingScreen: @unchecked Sendable {
     private(set) var contentAt: UInt64?
+    private(set) var spinnerAt: UInt64?
     private(set) var problem: String?
 
     func show(_ screen: PipelineLoading.Screen, at time: UInt64) {
         switch screen {
         case .loading where contentAt != nil:
             problem = "spinner shown after content"
+        case .loading where spinnerAt != nil:
+            problem = "spinner shown twice"
         case .loading:
-            break
+            spinnerAt = time
         case .content where contentAt != nil:
             problem = "content shown twice"
         case .content:

@@ -6,9 +6,15 @@ import Synchronization
 /// (each typed text repeats once, so distinctUntilChanged has work) and go through
 /// throttle(20 ms, main) → distinctUntilChanged → flatMapLatest(request: 2 ms on the
 /// background scheduler) → observe(on: background) → map(parse) → observe(on: main).
+/// As in the article, each request shows the spinner while it runs (`do(onSubscribe:)` /
+/// `do(onDispose:)`, counted like RxSwift's ActivityIndicator), one query in five fails
+/// and `catch`es to `never()`, so the search stays alive and that query shows nothing, and
+/// the results are `share()`d by two subscribers: the list and a results-count label.
 /// Latency: keystroke's intended time → results shown. Checks results never go back to
-/// an older query (flatMapLatest), observer calls never overlap, and the final query's
-/// results arrive.
+/// an older query (flatMapLatest), observer calls never overlap, the final query's results
+/// arrive, no failed query shows results, every request runs once whatever the number of
+/// subscribers, both subscribers see every result, and every spinner shown is taken down
+/// once the search is disposed (superseded and failed requests included).
 struct PipelineSearch: Workload {
     let name = WorkloadName.pipelineSearch
     let summary =
@@ -20,6 +26,12 @@ struct PipelineSearch: Workload {
     let defaultRateHz = 100
     static let throttle = RxTimeInterval.milliseconds(20)
     static let requestLatency = RxTimeInterval.milliseconds(2)
+    /// Every fifth distinct text fails (never the final one).
+    static func fails(_ text: String, final finalText: String) -> Bool {
+        text != finalText && Int(text.dropFirst("query ".count)).map { $0 % 5 == 3 } == true
+    }
+
+    struct RequestFailed: Error {}
 
     init() {}
 
@@ -44,24 +56,37 @@ struct PipelineSearch: Workload {
         let lastShown = DispatchSemaphore(value: 0)
         let finishedAt = Atomic<UInt64>(0)
         let finalText = Self.text(forKeystroke: keystrokes - 1)
+        let requests = SearchRequests(invariants: invariants)
+        let labelCount = Atomic<Int>(0)
 
-        let subscription =
+        let results =
             queries
             .throttle(Self.throttle, scheduler: main)
             .distinctUntilChanged()
             .flatMapLatest { query in
-                Observable.just(query).delaySubscription(Self.requestLatency, scheduler: background)
+                let fails = Self.fails(query.text, final: finalText)
+                return Observable.just(query).delaySubscription(Self.requestLatency, scheduler: background)
+                    .map { query -> Query in
+                        if fails { throw RequestFailed() }
+                        return query
+                    }
+                    .do(onSubscribe: { requests.started(query.text) }, onDispose: { requests.ended() })
+                    .catch { _ in .never() }
             }
             .observe(on: background, strategy: strategy)
             .map { query in (query, (0..<20).map { "\(query.text) result \($0)" }) }
             .observe(on: main, strategy: strategy)
-            .subscribe(onNext: { query, results in
-                shown.show(query, resultCount: results.count)
-                if query.text == finalText {
-                    finishedAt.store(MonotonicClock.now(), ordering: .relaxed)
-                    lastShown.signal()
-                }
-            })
+            .share()
+        let list = results.subscribe(onNext: { query, results in
+            if Self.fails(query.text, final: finalText) { invariants.record("results shown for '\(query.text)', whose request failed") }
+            shown.show(query, resultCount: results.count)
+            if query.text == finalText {
+                finishedAt.store(MonotonicClock.now(), ordering: .relaxed)
+                lastShown.signal()
+            }
+        })
+        let label = results.subscribe(onNext: { _ in labelCount.add(1, ordering: .relaxed) })
+        let subscription = Disposables.create(list, label)
 
         let typist = try ProducerThreads(count: 1, name: "schedbench.typist") { _ in
             let start = MonotonicClock.now()
@@ -76,8 +101,17 @@ struct PipelineSearch: Workload {
         let timeout = trialTimeout(events: keystrokes, nanosPerEvent: Double(interval) * 4)
         let completed = lastShown.wait(seconds: timeout, orReport: invariants, "results for the final query never shown")
         _ = typist.join(timeout: timeout)
+        // The main-queue block that showed the final results also hands them to the label.
+        DispatchQueue.main.sync {}
         subscription.dispose()
         DispatchQueue.main.sync {}
+        if checking {
+            requests.checkAllEnded()
+            // The label subscribed second: it sees every result the list saw, from the same requests.
+            if labelCount.load(ordering: .relaxed) != shown.count {
+                invariants.record("the second subscriber saw \(labelCount.load(ordering: .relaxed)) results, the list \(shown.count)")
+            }
+        }
         let end = completed ? finishedAt.load(ordering: .relaxed) : MonotonicClock.now()
         return TrialOutcome(elapsedNanos: end - start, operations: shown.count, latency: shown.latency)
     }
@@ -111,5 +145,37 @@ final class SearchResults: @unchecked Sendable {
         }
         lastIndex = max(lastIndex, query.index)
         count += 1
+    }
+}
+
+/// The requests the search made, as its spinner sees them: started on subscription, ended
+/// on disposal (completed, superseded by a newer query, or failed and caught to never).
+final class SearchRequests: @unchecked Sendable {
+    private let lock = NSLock()
+    private let invariants: InvariantReport
+    private var texts: Set<String> = []
+    private var running = 0
+
+    init(invariants: InvariantReport) { self.invariants = invariants }
+
+    func started(_ text: String) {
+        lock.withLock {
+            running += 1
+            if !texts.insert(text).inserted { invariants.record("the request for '\(text)' ran twice (shared by two subscribers, it must run once)") }
+        }
+    }
+
+    func ended() {
+        lock.withLock {
+            running -= 1
+            if running < 0 { invariants.record("a spinner was taken down that was never shown") }
+        }
+    }
+
+    /// After disposal: every spinner shown has been taken down.
+    func checkAllEnded() {
+        lock.withLock {
+            if running != 0 { invariants.record("\(running) spinner(s) still shown after the search was disposed") }
+        }
     }
 }

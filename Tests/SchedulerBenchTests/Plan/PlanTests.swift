@@ -13,13 +13,28 @@ final class PlanTests: XCTestCase {
                     "\(scheduler) \(strategy) p=\(producers)")
             }
         }
-        XCTAssertEqual(cases.filter { $0.workload == .observeOnLatency }.count, 1)
+        // One latency case on the tuned strategy and one through a peer framework.
+        XCTAssertEqual(
+            cases.filter { $0.workload == .observeOnLatency }.map { "\($0.scheduler)/\($0.strategy)" }, ["serial/drain", "none/openCombine"])
         XCTAssertEqual(cases.filter { $0.workload == .periodicCatchUp }.count, 1)
     }
 
     func testDefaultSuiteRunsEveryWorkload() {
         let workloads = Set(RunPlan(suite: .standard).expand().cases.map(\.workload))
         XCTAssertEqual(workloads, Set(WorkloadName.allCases))
+    }
+
+    /// Every scheduler × strategy a workload offers (the peers, `rxRecursive` and
+    /// `main.mixed`'s included) runs in the default suite.
+    func testDefaultSuiteRunsEveryVariantOfEveryWorkload() {
+        let cases = RunPlan(suite: .standard).expand().cases
+        for workload in Workloads.all {
+            for (scheduler, strategy) in workload.variants {
+                XCTAssertTrue(
+                    cases.contains { $0.workload == workload.name && $0.scheduler == scheduler && $0.strategy == strategy },
+                    "\(workload.name.rawValue) \(scheduler)/\(strategy)")
+            }
+        }
     }
 
     func testFiltersNarrowAndAxesReplace() {

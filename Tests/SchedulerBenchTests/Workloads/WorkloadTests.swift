@@ -48,11 +48,15 @@ final class WorkloadTests: XCTestCase {
     }
 
     func testLatencyWorkloadRecordsEveryEventAndDisposesMidStream() throws {
-        for strategy in [StrategyName.reference, .drain] {
+        // Twice each: trials alternate between disposing inside the observer and from a
+        // separate block on the observing queue.
+        for strategy in [StrategyName.reference, .referenceGeneric, .drain, .reference, .referenceGeneric, .drain] {
             let outcome = try run(.observeOnLatency, .serial, strategy, events: 300, rate: 20_000)
-            XCTAssertEqual(outcome.latency?.count, 300)
+            XCTAssertEqual(outcome.latency?.count, 300, "only the measured events are recorded, not the tail")
         }
-        XCTAssertEqual(try run(.observeOnLatency, .none, .gcd, events: 300, rate: 20_000).latency?.count, 300)
+        for strategy in StrategyName.handOffs {
+            XCTAssertEqual(try run(.observeOnLatency, .none, strategy, events: 300, rate: 20_000).latency?.count, 300, "\(strategy)")
+        }
     }
 
     func testPeriodicCatchUpDeliversTicksInOrder() throws {

@@ -1,0 +1,43 @@
+import AsyncAlgorithms
+import Foundation
+
+/// Strategy `asyncChannel`: swift-async-algorithms' `AsyncChannel`, back-pressured (a
+/// `send` suspends until the consumer takes the item), read by one Task with `for await`.
+/// Each producer thread runs its sends in a Task of its own and waits for it, since
+/// `send` is async. Cancellation cancels the consumer Task, whose loop checks
+/// `Task.isCancelled` before each item, and finishes the channel so that suspended and
+/// later sends return at once.
+final class AsyncChannelHandOff: HandOff, @unchecked Sendable {
+    static let strategy = StrategyName.asyncChannel
+
+    private let channel = AsyncChannel<Item>()
+    private let consumer: Task<Void, Never>
+
+    init(deliver: @escaping @Sendable (Item) -> Void) {
+        consumer = Task.detached { [channel] in
+            for await item in channel {
+                if Task.isCancelled { break }
+                deliver(item)
+            }
+        }
+    }
+
+    func produce(count: Int, item: @escaping @Sendable (Int) -> Item) {
+        let producer = Task.detached { [channel] in
+            for index in 0..<count { await channel.send(item(index)) }
+        }
+        // Bounded by the trial: a producer outlives it only if the consumer hangs, which
+        // the workload reports.
+        _ = producer.wait(timeout: 3_600)
+    }
+
+    func finish(timeout: TimeInterval) -> Bool {
+        channel.finish()
+        return consumer.wait(timeout: timeout)
+    }
+
+    func cancel() {
+        consumer.cancel()
+        channel.finish()
+    }
+}
