@@ -5,7 +5,7 @@ import Synchronization
 /// baseline) does it: what the `observeOn.*` workloads measure on scheduler `none`, with
 /// the same producers, items, checks and metrics as the Rx strategies.
 ///
-/// Each adapter is one file and one line in ``HandOffs/all``; its strategy name is its
+/// Each adapter is one file and one line in `HandOffs.all`; its strategy name is its
 /// stable name in the results.
 ///
 /// Guarantees every adapter keeps (the workloads check them):
