@@ -4,9 +4,9 @@ import Foundation
 /// Strategy `asyncChannel`: swift-async-algorithms' `AsyncChannel`, back-pressured (a
 /// `send` suspends until the consumer takes the item), read by one Task with `for await`.
 /// Each producer thread runs its sends in a Task of its own and waits for it, since
-/// `send` is async. Cancellation cancels the consumer Task, whose loop checks
-/// `Task.isCancelled` before each item, and finishes the channel so that suspended and
-/// later sends return at once.
+/// `send` is async. Cancellation cancels the consumer Task (a suspended sender's item would
+/// still be handed out; the reading loop stops at it) and finishes the channel so that
+/// suspended and later sends return at once.
 final class AsyncChannelHandOff: HandOff, @unchecked Sendable {
     static let strategy = StrategyName.asyncChannel
 
@@ -14,12 +14,7 @@ final class AsyncChannelHandOff: HandOff, @unchecked Sendable {
     private let consumer: Task<Void, Never>
 
     init(deliver: @escaping @Sendable (Item) -> Void) {
-        consumer = Task.detached { [channel] in
-            for await item in channel {
-                if Task.isCancelled { break }
-                deliver(item)
-            }
-        }
+        consumer = .consuming(channel, deliver: deliver)
     }
 
     func produce(count: Int, item: @escaping @Sendable (Int) -> Item) {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Strategy `asyncStream`: an unbounded `AsyncStream` whose `yield` never blocks, read by
-/// one Task with `for await`. Cancellation cancels that Task; the loop checks
-/// `Task.isCancelled` before each item, since the stream still hands out what it buffered.
+/// one Task with `for await`. Cancellation cancels that Task (the stream would still hand
+/// out what it buffered; the reading loop stops at the next item).
 final class AsyncStreamHandOff: HandOff, @unchecked Sendable {
     static let strategy = StrategyName.asyncStream
 
@@ -12,12 +12,7 @@ final class AsyncStreamHandOff: HandOff, @unchecked Sendable {
     init(deliver: @escaping @Sendable (Item) -> Void) {
         let (stream, continuation) = AsyncStream<Item>.makeStream(bufferingPolicy: .unbounded)
         self.continuation = continuation
-        consumer = Task.detached {
-            for await item in stream {
-                if Task.isCancelled { break }
-                deliver(item)
-            }
-        }
+        consumer = .consuming(stream, deliver: deliver)
     }
 
     func produce(count: Int, item: @escaping @Sendable (Int) -> Item) {
@@ -32,17 +27,5 @@ final class AsyncStreamHandOff: HandOff, @unchecked Sendable {
     func cancel() {
         consumer.cancel()
         continuation.finish()
-    }
-}
-
-extension Task where Failure == Never {
-    /// Blocks the calling thread (never a Task's) until the task ends, or false after `timeout` seconds.
-    func wait(timeout: TimeInterval) -> Bool {
-        let done = DispatchSemaphore(value: 0)
-        Task<Void, Never>.detached {
-            _ = await self.value
-            done.signal()
-        }
-        return done.wait(timeout: .now() + timeout) == .success
     }
 }

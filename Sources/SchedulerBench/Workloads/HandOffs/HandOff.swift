@@ -81,3 +81,31 @@ final class FlaggedDelivery: @unchecked Sendable {
 
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 }
+
+extension Task where Success == Void, Failure == Never {
+    /// The consumer of the async hand-offs: one detached Task reading `sequence` until it
+    /// ends, delivering each item. It checks cancellation before each item, because an
+    /// async sequence may still hand out what it holds after its reader was cancelled.
+    static func consuming(
+        _ sequence: some AsyncSequence<Item, Never> & Sendable, deliver: @escaping @Sendable (Item) -> Void
+    ) -> Task<Void, Never> {
+        Task.detached {
+            for await item in sequence {
+                if Task<Never, Never>.isCancelled { break }
+                deliver(item)
+            }
+        }
+    }
+}
+
+extension Task where Failure == Never {
+    /// Blocks the calling thread (never a Task's) until the task ends, or false after `timeout` seconds.
+    func wait(timeout: TimeInterval) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        Task<Void, Never>.detached {
+            _ = await self.value
+            done.signal()
+        }
+        return done.wait(timeout: .now() + timeout) == .success
+    }
+}
