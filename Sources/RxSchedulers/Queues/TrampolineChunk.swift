@@ -88,8 +88,13 @@ final class TrampolineChunk {
 
     /// Unlinks and returns the next chunk, which must exist.
     func takeNext() -> TrampolineChunk {
+        takeNextIfLinked()!
+    }
+
+    /// Unlinks and returns the next chunk, if any.
+    func takeNextIfLinked() -> TrampolineChunk? {
         defer { next = nil }
-        return next!
+        return next
     }
 
     /// Sets slot `index`'s kind and returns its payload, for the caller to initialize.

@@ -16,7 +16,8 @@ import Synchronization
 ///   a handle always names exactly its own action; a chunk that handles still hold is
 ///   left to them and freed with the last one.
 /// - Reuse: emptied chunks are kept for the next burst, so repeated bursts allocate
-///   nothing. After a burst that used under a quarter of the chunks kept, half of them
+///   nothing, and handed out oldest first (`TrampolineSpareChunks`), so that each burst
+///   walks memory in the same direction as the one before it. After a burst that used under a quarter of the chunks kept, half of them
 ///   are freed (RxSwift's rule for its queue, which halves below a quarter full), down to
 ///   `keptChunks`: after a deep burst the memory goes back within a few bursts.
 /// - Threads: everything but a handle's `dispose` and `isDisposed` runs on the owning
@@ -39,13 +40,16 @@ final class TrampolineQueue {
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) var tail: TrampolineChunk
     @exclusivity(unchecked) private var headIndex = 0
     @usableFromInline @exclusivity(unchecked) var tailIndex = 0
-    @exclusivity(unchecked) private var spare: [TrampolineChunk] = []
+    @exclusivity(unchecked) private var spare = TrampolineSpareChunks()
     /// Chunks the current burst has used.
     @exclusivity(unchecked) private var chunksInBurst = 1
 
     init() {
         tail = head
-        spare.reserveCapacity(Self.keptChunks)
+    }
+
+    deinit {
+        spare.removeFirst(spare.count)
     }
 
     var isEmpty: Bool { head === tail && headIndex == tailIndex }
@@ -106,13 +110,13 @@ final class TrampolineQueue {
         }
         if headIndex == 0 { return }
         if spare.count > Self.keptChunks && spare.count > 3 * chunksInBurst {
-            spare.removeLast(spare.count / 2)
+            spare.removeFirst(spare.count / 2)
         }
         chunksInBurst = 1
         if isKnownUniquelyReferenced(&head) || SeededBug.isActive(.trampolineReusesHeldSlot) {
             head.reset(upTo: headIndex)
         } else {
-            head = spare.popLast() ?? TrampolineChunk()
+            head = spare.removeFirst() ?? TrampolineChunk()
             tail = head
         }
         headIndex = 0
@@ -129,7 +133,7 @@ final class TrampolineQueue {
     /// Links a spare or new chunk after the full tail chunk, for the next slot.
     @usableFromInline
     func appendChunk() {
-        let next = spare.popLast() ?? TrampolineChunk()
+        let next = spare.removeFirst() ?? TrampolineChunk()
         tail.link(next)
         tail = next
         tailIndex = 0
