@@ -45,10 +45,11 @@ let package = Package(
     ],
     targets: [
         // The core knows nothing of the harness and links no allocator.
-        .target(name: "RxSchedulers", dependencies: ["CDispatchMain", "CSpinHint", "CTrampolineCache"], swiftSettings: languageMode),
+        .target(name: "RxSchedulers", dependencies: ["CDispatchMain", "COpaquePublish", "CSpinHint", "CTrampolineCache"], swiftSettings: languageMode),
         // The main-queue check behind MainScheduler's inline path (libdispatch's current queue).
         .target(name: "CDispatchMain"),
         // The processor's spin-wait hint, for the drains' wait before they give up.
+        .target(name: "COpaquePublish"),
         .target(name: "CSpinHint"),
         // A C thread-local caching each thread's trampoline (CurrentThreadScheduler).
         .target(name: "CTrampolineCache"),

@@ -14,13 +14,17 @@ import Darwin
 /// (`swift build --traits StressHooks`). In other builds `stressPoint(_:)` has an empty
 /// body and an optimized build contains nothing of it.
 public enum StressPoint: UInt8, CaseIterable, Sendable, CustomStringConvertible {
-    /// `MPSCQueue.enqueue`: a slot claimed, its element not yet published.
+    /// `MPSCQueue.enqueue` or `DispatchActionQueue.enqueue`: a slot claimed, its element
+    /// not yet published.
     case queueClaimed
-    /// `MPSCQueue.enqueue`: the chunk boundary won, the next chunk not yet linked.
+    /// `MPSCQueue` or `DispatchActionQueue`: the chunk boundary won, the next chunk not
+    /// yet linked.
     case queueBoundaryWon
-    /// `MPSCQueue.enqueue`: a boundary lost, waiting for the winner's chunk.
+    /// `MPSCQueue` or `DispatchActionQueue`: a boundary lost, waiting for the winner's
+    /// chunk.
     case queueAwaitingChunk
-    /// `MPSCQueue.dequeue`: about to read the next slot's flag.
+    /// `MPSCQueue.dequeue` or `DispatchActionQueue.runNext`: about to read the next
+    /// slot's flag.
     case queueDequeuing
     /// observe(on:) `drain`: an event queued, the work-in-progress counter not yet raised.
     case drainEnqueued
@@ -52,10 +56,10 @@ public enum StressPoint: UInt8, CaseIterable, Sendable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .queueClaimed: return "MPSCQueue.enqueue claimed a slot"
-        case .queueBoundaryWon: return "MPSCQueue.enqueue won a chunk boundary"
-        case .queueAwaitingChunk: return "MPSCQueue.enqueue waiting for the next chunk"
-        case .queueDequeuing: return "MPSCQueue.dequeue"
+        case .queueClaimed: return "queue enqueue claimed a slot"
+        case .queueBoundaryWon: return "queue enqueue won a chunk boundary"
+        case .queueAwaitingChunk: return "queue enqueue waiting for the next chunk"
+        case .queueDequeuing: return "queue dequeue"
         case .drainEnqueued: return "observe(on:) drain: event queued"
         case .drainDelivering: return "observe(on:) drain: delivering"
         case .drainExiting: return "observe(on:) drain: exiting"

@@ -1,3 +1,4 @@
+import COpaquePublish
 import Dispatch
 import Synchronization
 
@@ -205,11 +206,13 @@ extension MPSCQueue {
             (address + Self.valuesOffset).assumingMemoryBound(to: Element.self)
         }
 
-        /// Writes `element` into a slot this producer owns and releases it.
+        /// Writes `element` into a slot this producer owns and releases it. The flag is
+        /// set through an opaque call, so that the optimizer keeps the element's retain
+        /// before it (see `rx_opaque_publish`).
         @inlinable
         func publish(_ element: Element, at index: Int) {
             (values + index).initialize(to: element)
-            flags[index].store(1, ordering: .releasing)
+            rx_opaque_publish_byte(UnsafeMutableRawPointer(flags + index), 1)
         }
 
         /// Moves the element out of a published slot, or returns `nil` if unpublished.

@@ -1,8 +1,13 @@
+import COpaquePublish
 import Synchronization
 
 /// `TrampolineQueue.chunkCapacity` slots of queued actions, in one allocation: per slot
 /// a kind (what the payload holds), a payload, and an atomic flags word; 56 bytes. The
 /// payload holds the action until it runs, then what the action returned.
+///
+/// A `DispatchActionQueue` uses the same chunks with many producers and one consumer: a
+/// producer publishes the slot it wrote (`publish(at:)`, `publishedBit`), the consumer
+/// runs it once published, and the chunks are linked through `successor`, not reused.
 ///
 /// ## Threads and ordering
 ///
@@ -27,6 +32,8 @@ final class TrampolineChunk {
     static var disposedBit: Int { 1 }
     static var resultBit: Int { 2 }
     static var releasedBit: Int { 4 }
+    /// Set by a producer of a `DispatchActionQueue` once the slot is written.
+    @inlinable static var publishedBit: Int { 8 }
 
     /// Bytes of a slot's payload: a closure (two words) and three words of state, or
     /// the action's result (a `Disposable` existential, five words).
@@ -38,7 +45,7 @@ final class TrampolineChunk {
     @inlinable static var payloadsOffset: Int {
         roundUp(capacity * MemoryLayout<QueuedActionKind>.stride, to: payloadAlignment)
     }
-    private static var flagsOffset: Int {
+    @inlinable static var flagsOffset: Int {
         roundUp(payloadsOffset + capacity * inlineBytes, to: MemoryLayout<Atomic<Int>>.alignment)
     }
     private static var byteCount: Int { flagsOffset + capacity * MemoryLayout<Atomic<Int>>.stride }
@@ -49,6 +56,9 @@ final class TrampolineChunk {
 
     @usableFromInline let memory: UnsafeMutableRawPointer
     @exclusivity(unchecked) private var next: TrampolineChunk?
+    /// The next chunk of a `DispatchActionQueue`, retained (`Unmanaged` bits), set once by
+    /// the producer that won this chunk's boundary and taken by the consumer.
+    @usableFromInline let successor = Atomic<UInt>(0)
 
     init() {
         memory = .allocate(byteCount: Self.byteCount, alignment: Self.payloadAlignment)
@@ -60,13 +70,15 @@ final class TrampolineChunk {
         // are still here when handles outlived the queue's use of the chunk.
         reset(upTo: Self.capacity)
         memory.deallocate()
+        let link = successor.load(ordering: .acquiring)
+        if link != 0 { Unmanaged<TrampolineChunk>.fromOpaque(UnsafeRawPointer(bitPattern: link)!).release() }
     }
 
     @inlinable var kinds: UnsafeMutablePointer<QueuedActionKind> {
         (memory + Self.kindsOffset).assumingMemoryBound(to: QueuedActionKind.self)
     }
 
-    private var flags: UnsafeMutablePointer<Atomic<Int>> {
+    @inlinable var flags: UnsafeMutablePointer<Atomic<Int>> {
         (memory + Self.flagsOffset).assumingMemoryBound(to: Atomic<Int>.self)
     }
 
@@ -103,6 +115,7 @@ final class TrampolineChunk {
         return payload(at: index)
     }
 
+    @usableFromInline
     func store<State>(_ state: State, action: @escaping (State) -> Disposable, at index: Int) {
         if InlineQueuedAction.fits(State.self) {
             kinds[index] = InlineQueuedAction.kind(State.self)
@@ -157,6 +170,20 @@ final class TrampolineChunk {
             if holdsResult(flags[index].load(ordering: .acquiring)) { result(at: index).deinitialize(count: 1) }
             flags[index].store(0, ordering: .relaxed)
         }
+    }
+
+    // MARK: A `DispatchActionQueue`'s producers and consumer
+
+    /// Publishes slot `index`, written by the calling producer, to the consumer (release).
+    /// Through an opaque call, so that the retains of what the slot holds and of the
+    /// handle stay before it (see `rx_opaque_publish`).
+    @inlinable func publish(at index: Int) {
+        rx_opaque_publish(UnsafeMutableRawPointer(flags + index), TrampolineChunk.publishedBit)
+    }
+
+    /// Whether slot `index` was published (acquire), so that its contents are visible.
+    func isPublished(at index: Int) -> Bool {
+        flags[index].load(ordering: .acquiring) & Self.publishedBit != 0
     }
 
     // MARK: Any thread, through a handle

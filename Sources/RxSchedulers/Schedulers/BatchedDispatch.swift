@@ -3,8 +3,9 @@ import Synchronization
 
 /// Hands actions to a dispatch queue in batches: they go into a lock-free queue, and one
 /// block on the queue runs up to `batchSize` of them before yielding it to other work.
-/// One `async` per burst instead of per action; each action costs its item (one
-/// allocation, which is also its disposable) and a queue slot.
+/// One `async` per burst instead of per action; each action is stored in a slot of a
+/// `DispatchActionQueue`, whose handle is its disposable, so nothing is allocated per
+/// action (`MainScheduler`'s counted dispatch queues its own items).
 ///
 /// The trade-off against one `async` per action (RxSwift's algorithm): actions run in
 /// order, one at a time, in blocks of up to `batchSize`, so on a concurrent queue they
@@ -27,8 +28,8 @@ final class BatchedDispatch: @unchecked Sendable {
     /// `countsUnfinished` (`MainScheduler` increments it and keeps its count in it).
     @usableFromInline let unfinished = Atomic<Int>(0)
     private let countsUnfinished: Bool
-    private let pending = MPSCQueue<ScheduledItemType>()
-    private let drainRequests = Atomic<Int>(0)
+    @usableFromInline let pending = DispatchActionQueue()
+    @usableFromInline let drainRequests = Atomic<Int>(0)
     /// Drain blocks submitted to the queue so far (one per burst, and one more per
     /// `batchSize` actions); for measuring.
     let blocksSubmitted = Atomic<Int>(0)
@@ -38,10 +39,25 @@ final class BatchedDispatch: @unchecked Sendable {
         self.countsUnfinished = countsUnfinished
     }
 
-    /// Queues `item` and makes sure a drain block is on its way.
+    /// Queues `action` with `state` and makes sure a drain block is on its way; the handle
+    /// cancels exactly this action. Nothing is allocated (a state over 24 bytes is boxed).
+    @inlinable
+    func schedule<State>(_ state: State, action: @escaping (State) -> Disposable) -> Disposable {
+        let handle = pending.enqueue(state, action: action)
+        requestDrain()
+        return handle
+    }
+
+    /// Queues `item`, which is its own handle, and makes sure a drain block is on its way.
     @usableFromInline
     func submit(_ item: ScheduledItemType) {
         pending.enqueue(item)
+        requestDrain()
+    }
+
+    /// Counts one request, and submits the drain block if none is scheduled or running.
+    @usableFromInline
+    func requestDrain() {
         stressPoint(.batchSubmitted)
         if drainRequests.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
             blocksSubmitted.wrappingAdd(1, ordering: .relaxed)
@@ -55,9 +71,7 @@ final class BatchedDispatch: @unchecked Sendable {
         var accounted = accounted
         var ran = 0
         while true {
-            while let item = pending.dequeue() ?? SpinWait.poll(pending.dequeue) {
-                stressPoint(.batchDraining)
-                if !item.isDisposed { item.invoke() }
+            while pending.runNext() || SpinWait.poll({ pending.runNext() ? () : nil }) != nil {
                 if countsUnfinished { unfinished.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
                 ran += 1
                 if ran == Self.batchSize {

@@ -16,8 +16,9 @@ struct DispatchQueueConfiguration {
 
     var dispatch: SchedulerDispatch { batch == nil ? .perAction : .batched }
 
-    /// One `queue.async` per action, or a batch (`BatchedDispatch`); skipped when disposed
-    /// before it runs. The item is the returned disposable, one allocation for both.
+    /// One `queue.async` per action, or a batch (`BatchedDispatch`, which stores the
+    /// action in a queue slot and allocates nothing); skipped when disposed before it
+    /// runs. Per action, the item is the returned disposable, one allocation for both.
     ///
     /// Inlinable, so that a caller that knows the state's type allocates the item with
     /// code specialized for it (unspecialized code looks the item's generic type up in the
@@ -27,13 +28,10 @@ struct DispatchQueueConfiguration {
     /// allocation).
     @inlinable
     func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        if let batch { return batch.schedule(state, action: action) }
         let item = ScheduledItem(action: action, state: state)
-        if let batch {
-            batch.submit(item)
-        } else {
-            queue.async {
-                if !item.isDisposed { item.invoke() }
-            }
+        queue.async {
+            if !item.isDisposed { item.invoke() }
         }
         return item
     }

@@ -1,0 +1,156 @@
+import COpaquePublish
+import Synchronization
+
+/// The actions a batched dispatch scheduler (`BatchedDispatch`) has accepted and not run
+/// yet: an unbounded lock-free multi-producer single-consumer FIFO whose slots hold the
+/// actions themselves, so that scheduling one allocates nothing.
+///
+/// - Storage: chunks of `TrampolineChunk.capacity` slots, the trampoline's slot layout
+///   (an action and a state of up to 24 bytes inline, a larger state boxed). A steady
+///   stream allocates one chunk per `capacity` actions; chunks are not reused.
+/// - Handles: `enqueue` returns the slot's `QueuedActionDisposable` (the chunk, retained,
+///   and the index), which cancels exactly that action or, once it ran, disposes what it
+///   returned. Its chunk lives until the queue has run all of its slots and every handle
+///   to it is gone.
+/// - Results: while any handle to a chunk is left, each result is kept in its slot for
+///   its handle; when none is, the result is released at once (as RxSwift releases an
+///   item nobody holds). A held handle therefore keeps the results of the other actions
+///   of its chunk until it is released too.
+///
+/// ## How it works, and why it is safe
+///
+/// The claim is `MPSCQueue`'s: the tail word packs the tail chunk's address with a claim
+/// counter, and one `fetch_add` names a chunk and a slot. A producer that claims a slot
+/// below the capacity writes the payload, retains the chunk for the handle, then sets the
+/// slot's `publishedBit` with a *release* store; the consumer reads the flags with
+/// *acquire*. The producer that claims exactly the capacity allocates the next chunk,
+/// publishes its own action in slot 0, links the chunk as the old one's `successor`
+/// (release; the link owns one reference) and installs it in the tail word. Others wait.
+///
+/// The consumer owns one reference to the chunk it reads (`head`), taken from the link.
+/// It leaves a chunk only after running all of its slots and seeing its link, so every
+/// producer's write to a chunk happens before the consumer's release of it; a handle's
+/// retain comes before the publish, so it never races the chunk's end.
+@usableFromInline
+final class DispatchActionQueue: @unchecked Sendable {
+    @inlinable static var capacity: Int { TrampolineChunk.capacity }
+    @inlinable static var claimShift: UInt { 48 }
+    @inlinable static var addressMask: UInt { (1 << 48) - 1 }
+
+    /// Address of the tail chunk | claims on it << 48. Written by every `enqueue`.
+    @usableFromInline let tail: Atomic<UInt>
+    /// Keeps the producers' tail word and the consumer's position on different lines.
+    @usableFromInline let padding = CacheLinePadding()
+    /// The chunk the consumer runs (consumer only).
+    @exclusivity(unchecked) private var head: TrampolineChunk
+    /// The next slot the consumer runs in `head` (consumer only).
+    @exclusivity(unchecked) private var headIndex = 0
+
+    init() {
+        let first = TrampolineChunk()
+        head = first
+        tail = Atomic(Self.pack(Unmanaged.passUnretained(first), claims: 0))
+    }
+
+    deinit {
+        while runNext() {}
+        // Unlink the chain one chunk at a time: releasing it whole would recurse per chunk.
+        var link = head.successor.exchange(0, ordering: .acquiring)
+        while link != 0 {
+            let chunk = Unmanaged<TrampolineChunk>.fromOpaque(UnsafeRawPointer(bitPattern: link)!).takeRetainedValue()
+            link = chunk.successor.exchange(0, ordering: .acquiring)
+        }
+    }
+
+    /// Queues `action` with `state`; safe from any number of threads at once. The handle
+    /// cancels exactly this action.
+    @inlinable
+    func enqueue<State>(_ state: State, action: @escaping (State) -> Disposable) -> QueuedActionDisposable {
+        let (chunk, index) = claim()
+        // The handle's reference, taken before the publish: once published, the consumer
+        // may run the chunk's last slot and release it.
+        let handleReference = chunk.retain()
+        chunk._withUnsafeGuaranteedRef { chunk in
+            if InlineQueuedAction.fits(State.self) {
+                InlineQueuedAction.store(state, action: action, in: chunk.claim(InlineQueuedAction.kind(State.self), at: index))
+            } else {
+                chunk.store(state, action: action, at: index)
+            }
+            stressPoint(.queueClaimed)
+            chunk.publish(at: index)
+        }
+        return QueuedActionDisposable(chunk: handleReference.takeRetainedValue(), index: index)
+    }
+
+    /// Queues an item that checks its own disposal and is its own handle.
+    func enqueue(_ item: ScheduledItemType) {
+        let (chunk, index) = claim()
+        chunk._withUnsafeGuaranteedRef { chunk in
+            chunk.store(item, at: index)
+            stressPoint(.queueClaimed)
+            chunk.publish(at: index)
+        }
+    }
+
+    /// Claims a slot; the chunk is kept alive by the queue until the slot is published.
+    @inlinable
+    func claim() -> (Unmanaged<TrampolineChunk>, Int) {
+        while true {
+            let word = tail.wrappingAdd(1 << Self.claimShift, ordering: .acquiringAndReleasing).oldValue
+            let index = Int(word >> Self.claimShift)
+            if index < Self.capacity { return (Self.unpack(word), index) }
+            if index == Self.capacity { return (appendChunk(after: Self.unpack(word)), 0) }
+            MPSCQueue<Int>.awaitNextChunk(tail)
+        }
+    }
+
+    /// Won the boundary: links a new chunk after `full`, with slot 0 claimed for the
+    /// caller, and installs it as the tail.
+    @usableFromInline
+    func appendChunk(after full: Unmanaged<TrampolineChunk>) -> Unmanaged<TrampolineChunk> {
+        let next = Unmanaged.passRetained(TrampolineChunk())
+        stressPoint(.queueBoundaryWon)
+        full._withUnsafeGuaranteedRef {
+            $0.successor.store(UInt(bitPattern: next.toOpaque()), ordering: .releasing)
+        }
+        tail.store(Self.pack(next, claims: 1), ordering: .releasing)
+        return next
+    }
+
+    /// Runs the oldest published action, or returns `false` when the next one is not
+    /// published yet. One consumer at a time.
+    func runNext() -> Bool {
+        stressPoint(.queueDequeuing)
+        if headIndex == Self.capacity {
+            let link = head.successor.load(ordering: .acquiring)
+            if link == 0 { return false }
+            // Release: a handle's last release may free the chunk on another thread, and its
+            // deinit loads this word with acquire, which orders this thread's use of every
+            // slot before the free (for ThreadSanitizer too, which does not see reference
+            // counts). A plain store on x86 and arm64.
+            head.successor.store(0, ordering: .releasing)
+            head = Unmanaged<TrampolineChunk>.fromOpaque(UnsafeRawPointer(bitPattern: link)!).takeRetainedValue()
+            headIndex = 0
+        }
+        let index = headIndex
+        guard head.isPublished(at: index) else { return false }
+        headIndex += 1
+        // With no handle on the chunk, nothing can dispose this action's result later.
+        let keepingResult = !isKnownUniquelyReferenced(&head)
+        stressPoint(.batchDraining)
+        head.run(at: index, keepingResult: keepingResult)
+        return true
+    }
+
+    @inlinable
+    static func pack(_ chunk: Unmanaged<TrampolineChunk>, claims: UInt) -> UInt {
+        let address = UInt(bitPattern: chunk.toOpaque())
+        precondition(address & ~addressMask == 0, "DispatchActionQueue: chunk address above 48 bits")
+        return claims << claimShift | address
+    }
+
+    @inlinable
+    static func unpack(_ word: UInt) -> Unmanaged<TrampolineChunk> {
+        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: word & addressMask)!)
+    }
+}
