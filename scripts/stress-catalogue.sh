@@ -32,6 +32,7 @@ catalogue=(
     "catchUpMergesTicks periodic.stall"
     "trampolineRunsDisposed trampoline.tree"
     "trampolineReusesHeldSlot trampoline.tree"
+    "batchIgnoresHandles batched.spec"
 )
 echo "| seeded bug | scenario | caught (of $seeds seeds) | median seconds to catch | first violation (seed 1) |"
 echo "|---|---|---:|---:|---|"

@@ -70,7 +70,10 @@ final class StressCommandTests: SchedBenchTestCase {
     func testListShowsTheScenarios() throws {
         let run = try schedbench(["list"])
         XCTAssertEqual(run.status, 0)
-        for name in ["mpsc.spec", "observeOn.dispose", "observeOn.stop", "subscribe.storm", "main.counting", "periodic.stall", "trampoline.tree"] {
+        for name in [
+            "mpsc.spec", "observeOn.dispose", "observeOn.stop", "subscribe.storm", "main.counting", "periodic.stall", "trampoline.tree",
+            "batched.spec",
+        ] {
             XCTAssertTrue(run.stdout.contains("  \(name) "), name)
         }
     }
@@ -113,6 +116,17 @@ final class StressCommandTests: SchedBenchTestCase {
             environment: ["RXSCHEDULERS_SEEDED_BUG": "mergeUnserialized"])
         XCTAssertEqual(run.status, 3, run.stderr)
         XCTAssertTrue(run.stderr.contains("overlap: observer called while another call to it was still running"), run.stderr)
+    }
+
+    /// A batched dispatch that forgets the handles still held on a chunk is caught at once:
+    /// a held handle disposed after its action ran no longer disposes the action's result.
+    func testABatchedQueueThatIgnoresHeldHandlesIsCaught() throws {
+        try requireHooks()
+        let run = try schedbench(
+            ["stress", "--scenario", "batched.spec", "--seed", "1", "--duration", "20", "--out", try temporaryDirectory().path],
+            environment: ["RXSCHEDULERS_SEEDED_BUG": "batchIgnoresHandles"])
+        XCTAssertEqual(run.status, 3, run.stderr)
+        XCTAssertTrue(run.stderr.contains("its handle was disposed, but its result never was"), run.stderr)
     }
 
     /// The chunk-boundary deadlock is reported as a hang naming the stuck producer's last

@@ -14,17 +14,13 @@ import Darwin
 /// (`swift build --traits StressHooks`). In other builds `stressPoint(_:)` has an empty
 /// body and an optimized build contains nothing of it.
 public enum StressPoint: UInt8, CaseIterable, Sendable, CustomStringConvertible {
-    /// `MPSCQueue.enqueue` or `DispatchActionQueue.enqueue`: a slot claimed, its element
-    /// not yet published.
+    /// `MPSCQueue.enqueue`: a slot claimed, its element not yet published.
     case queueClaimed
-    /// `MPSCQueue` or `DispatchActionQueue`: the chunk boundary won, the next chunk not
-    /// yet linked.
+    /// `MPSCQueue.enqueue`: the chunk boundary won, the next chunk not yet linked.
     case queueBoundaryWon
-    /// `MPSCQueue` or `DispatchActionQueue`: a boundary lost, waiting for the winner's
-    /// chunk.
+    /// `MPSCQueue.enqueue`: a boundary lost, waiting for the winner's chunk.
     case queueAwaitingChunk
-    /// `MPSCQueue.dequeue` or `DispatchActionQueue.runNext`: about to read the next
-    /// slot's flag.
+    /// `MPSCQueue.dequeue`: about to read the next slot's flag.
     case queueDequeuing
     /// observe(on:) `drain`: an event queued, the work-in-progress counter not yet raised.
     case drainEnqueued
@@ -53,13 +49,21 @@ public enum StressPoint: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     case batchSubmitted
     /// A batched dispatch: the queue looked empty, the drain's requests not yet subtracted.
     case batchExiting
+    /// `DispatchActionQueue.enqueue`: a slot claimed and written, not yet published.
+    case actionQueueClaimed
+    /// `DispatchActionQueue.enqueue`: the chunk boundary won, the next chunk not yet linked.
+    case actionQueueBoundaryWon
+    /// `DispatchActionQueue.enqueue`: a boundary lost, waiting for the winner's chunk.
+    case actionQueueAwaitingChunk
+    /// `DispatchActionQueue.runNext`: about to read the next slot's flags.
+    case actionQueueRunning
 
     public var description: String {
         switch self {
-        case .queueClaimed: return "queue enqueue claimed a slot"
-        case .queueBoundaryWon: return "queue enqueue won a chunk boundary"
-        case .queueAwaitingChunk: return "queue enqueue waiting for the next chunk"
-        case .queueDequeuing: return "queue dequeue"
+        case .queueClaimed: return "MPSCQueue.enqueue claimed a slot"
+        case .queueBoundaryWon: return "MPSCQueue.enqueue won a chunk boundary"
+        case .queueAwaitingChunk: return "MPSCQueue.enqueue waiting for the next chunk"
+        case .queueDequeuing: return "MPSCQueue.dequeue"
         case .drainEnqueued: return "observe(on:) drain: event queued"
         case .drainDelivering: return "observe(on:) drain: delivering"
         case .drainExiting: return "observe(on:) drain: exiting"
@@ -73,6 +77,10 @@ public enum StressPoint: UInt8, CaseIterable, Sendable, CustomStringConvertible 
         case .drainAdmitted: return "observe(on:) drain: event admitted"
         case .batchSubmitted: return "batched dispatch: action queued"
         case .batchExiting: return "batched dispatch: exiting"
+        case .actionQueueClaimed: return "DispatchActionQueue.enqueue claimed a slot"
+        case .actionQueueBoundaryWon: return "DispatchActionQueue.enqueue won a chunk boundary"
+        case .actionQueueAwaitingChunk: return "DispatchActionQueue.enqueue waiting for the next chunk"
+        case .actionQueueRunning: return "DispatchActionQueue.runNext"
         }
     }
 }
@@ -139,8 +147,8 @@ public enum SeededBug: String, CaseIterable, Sendable {
     /// Duplicate: `MPSCQueue`'s boundary winner forgets to return after installing the
     /// next chunk and enqueues its element a second time.
     case queueBoundaryDuplicate
-    /// Hang: `MPSCQueue`'s boundary losers wait while the claims are at the capacity, not
-    /// only past it: the old chunk-boundary deadlock.
+    /// Hang: `MPSCQueue`'s (and `DispatchActionQueue`'s) boundary losers wait while the
+    /// claims are at the capacity, not only past it: the old chunk-boundary deadlock.
     case queueBoundaryHang
     /// Overlapping delivery: `merge` forwards `next` events without its lock.
     case mergeUnserialized
@@ -164,6 +172,10 @@ public enum SeededBug: String, CaseIterable, Sendable {
     /// its slots are still held, so disposing an old handle cancels the action now queued
     /// in that slot.
     case trampolineReusesHeldSlot
+    /// Result not disposed: a batched dispatch's queue ignores the handles still held on a
+    /// chunk and releases every result as its action returns, so disposing a held handle
+    /// after its action ran no longer disposes what the action returned.
+    case batchIgnoresHandles
 
     /// The environment variable that switches a seeded bug on.
     public static let environmentVariable = "RXSCHEDULERS_SEEDED_BUG"

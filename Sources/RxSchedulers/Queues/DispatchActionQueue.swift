@@ -76,7 +76,7 @@ final class DispatchActionQueue: @unchecked Sendable {
             } else {
                 chunk.store(state, action: action, at: index)
             }
-            stressPoint(.queueClaimed)
+            stressPoint(.actionQueueClaimed)
             chunk.publish(at: index)
         }
         return QueuedActionDisposable(chunk: handleReference.takeRetainedValue(), index: index)
@@ -87,7 +87,7 @@ final class DispatchActionQueue: @unchecked Sendable {
         let (chunk, index) = claim()
         chunk._withUnsafeGuaranteedRef { chunk in
             chunk.store(item, at: index)
-            stressPoint(.queueClaimed)
+            stressPoint(.actionQueueClaimed)
             chunk.publish(at: index)
         }
     }
@@ -100,7 +100,7 @@ final class DispatchActionQueue: @unchecked Sendable {
             let index = Int(word >> Self.claimShift)
             if index < Self.capacity { return (Self.unpack(word), index) }
             if index == Self.capacity { return (appendChunk(after: Self.unpack(word)), 0) }
-            MPSCQueue<Int>.awaitNextChunk(tail)
+            MPSCQueue<Int>.awaitNextChunk(tail, at: .actionQueueAwaitingChunk)
         }
     }
 
@@ -109,7 +109,7 @@ final class DispatchActionQueue: @unchecked Sendable {
     @usableFromInline
     func appendChunk(after full: Unmanaged<TrampolineChunk>) -> Unmanaged<TrampolineChunk> {
         let next = Unmanaged.passRetained(TrampolineChunk())
-        stressPoint(.queueBoundaryWon)
+        stressPoint(.actionQueueBoundaryWon)
         full._withUnsafeGuaranteedRef {
             $0.successor.store(UInt(bitPattern: next.toOpaque()), ordering: .releasing)
         }
@@ -120,7 +120,7 @@ final class DispatchActionQueue: @unchecked Sendable {
     /// Runs the oldest published action, or returns `false` when the next one is not
     /// published yet. One consumer at a time.
     func runNext() -> Bool {
-        stressPoint(.queueDequeuing)
+        stressPoint(.actionQueueRunning)
         if headIndex == Self.capacity {
             let link = head.successor.load(ordering: .acquiring)
             if link == 0 { return false }
@@ -136,7 +136,7 @@ final class DispatchActionQueue: @unchecked Sendable {
         guard head.isPublished(at: index) else { return false }
         headIndex += 1
         // With no handle on the chunk, nothing can dispose this action's result later.
-        let keepingResult = !isKnownUniquelyReferenced(&head)
+        let keepingResult = !isKnownUniquelyReferenced(&head) && !SeededBug.isActive(.batchIgnoresHandles)
         stressPoint(.batchDraining)
         head.run(at: index, keepingResult: keepingResult)
         return true

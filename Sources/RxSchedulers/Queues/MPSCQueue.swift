@@ -104,22 +104,23 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
                 tail.store(Self.pack(next, claims: 1), ordering: .releasing)
                 if !SeededBug.isActive(.queueBoundaryDuplicate) { return }
             }
-            Self.awaitNextChunk(tail)
+            Self.awaitNextChunk(tail, at: .queueAwaitingChunk)
         }
     }
 
     /// Lost the boundary: waits (`Backoff`) until the winner installs the next chunk,
     /// which takes a few hundred nanoseconds unless the winner is preempted. A wait past
     /// 5 s reports the tail word once on stderr, so that a stuck queue shows its state
-    /// instead of hanging silently.
+    /// instead of hanging silently. `point` names the waiting queue to a stress run
+    /// (`DispatchActionQueue` claims the same way).
     @usableFromInline
-    static func awaitNextChunk(_ tail: borrowing Atomic<UInt>) {
+    static func awaitNextChunk(_ tail: borrowing Atomic<UInt>, at point: StressPoint) {
         var backoff = Backoff()
         var reported = false
         let started = MonotonicClock.now()
         let waitsAtCapacity = SeededBug.isActive(.queueBoundaryHang)
         while true {
-            stressPoint(.queueAwaitingChunk)
+            stressPoint(point)
             let word = tail.load(ordering: .acquiring)
             if waitsAtCapacity, Int(word >> claimShift) < chunkCapacity { return }
             // Waiting is safe only while claims exceed the capacity: then some producer

@@ -10,6 +10,7 @@ public enum StressScenarioName: String, Codable, Sendable, CaseIterable, Compara
     case mainCounting = "main.counting"
     case periodicStall = "periodic.stall"
     case trampolineTree = "trampoline.tree"
+    case batchedSpec = "batched.spec"
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -20,6 +21,9 @@ public enum StressScenarioName: String, Codable, Sendable, CaseIterable, Compara
         switch self {
         case .mpscSpec:
             return "MPSCQueue: random producers and pauses, history checked against a FIFO spec (per-producer order, no loss or duplicate)"
+        case .batchedSpec:
+            return
+                "batched dispatch: random producers, handles disposed at once, from another thread or never: order, no loss, results disposed once and released"
         case .observeOnDispose:
             return "observe(on:) × scheduler × strategy, disposed inside the observer, from a block on its scheduler, or from another thread"
         case .observeOnStop:
@@ -39,6 +43,7 @@ public enum StressScenarioName: String, Codable, Sendable, CaseIterable, Compara
     public var checks: [ViolationKind] {
         switch self {
         case .mpscSpec: return [.lost, .duplicate, .reorder, .hang, .crash]
+        case .batchedSpec: return [.lost, .duplicate, .reorder, .afterDispose, .leak, .hang, .crash]
         case .observeOnDispose: return [.lost, .duplicate, .reorder, .afterDispose, .overlap, .grammar, .leak, .hang, .crash]
         case .observeOnStop: return [.lost, .reorder, .overlap, .grammar, .leak, .hang, .crash]
         case .subscribeStorm: return [.overlap, .grammar, .leak, .hang, .crash]
@@ -52,6 +57,7 @@ public enum StressScenarioName: String, Codable, Sendable, CaseIterable, Compara
     public var catches: [SeededBug] {
         switch self {
         case .mpscSpec: return [.queueBoundaryDuplicate, .queueBoundaryHang]
+        case .batchedSpec: return [.batchIgnoresHandles, .batchLostWakeup]
         case .observeOnDispose: return [.drainLateDisposeCheck]
         case .observeOnStop: return [.drainLostWakeup, .drainDeliversPastStop]
         case .subscribeStorm: return [.mergeUnserialized, .serialDisposableLeak]
@@ -65,6 +71,7 @@ public enum StressScenarioName: String, Codable, Sendable, CaseIterable, Compara
     func make() -> any StressScenario {
         switch self {
         case .mpscSpec: return MPSCSpecScenario()
+        case .batchedSpec: return BatchedSpecScenario()
         case .observeOnDispose: return ObserveOnDisposeScenario()
         case .observeOnStop: return ObserveOnStopScenario()
         case .subscribeStorm: return SubscribeStormScenario()

@@ -67,7 +67,7 @@ final class MPSCQueueTests: XCTestCase {
         let returned = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             let fullNoWinner = Atomic<UInt>(capacity << 48 | 0x1000)
-            MPSCQueue<Int>.awaitNextChunk(fullNoWinner)
+            MPSCQueue<Int>.awaitNextChunk(fullNoWinner, at: .queueAwaitingChunk)
             returned.signal()
         }
         XCTAssertEqual(returned.wait(timeout: .now() + 5), .success, "a loser waited for a winner that does not exist")
