@@ -39,6 +39,13 @@ enum SpinWait {
         return nil
     }
 
+    /// `attempt()`, retried up to `polls` times, `interval` apart, while it returns
+    /// `false`; returns whether it succeeded.
+    @inlinable
+    static func poll(until attempt: () -> Bool) -> Bool {
+        poll { attempt() ? () : nil } != nil
+    }
+
     /// Spins for about `nanoseconds`, reading the clock every few spin hints (the hint's
     /// duration differs tenfold between processors; the clock's vDSO read is ~20 ns).
     @inlinable

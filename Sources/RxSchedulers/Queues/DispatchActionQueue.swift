@@ -53,7 +53,9 @@ final class DispatchActionQueue: @unchecked Sendable {
     }
 
     deinit {
-        while runNext() {}
+        // Actions no drain will run are released unrun: running them here would run them
+        // on whichever thread let the scheduler go.
+        while let index = takeNextPublished() { head.discard(at: index) }
         // Unlink the chain one chunk at a time: releasing it whole would recurse per chunk.
         var link = head.successor.exchange(0, ordering: .acquiring)
         while link != 0 {
@@ -121,9 +123,20 @@ final class DispatchActionQueue: @unchecked Sendable {
     /// published yet. One consumer at a time.
     func runNext() -> Bool {
         stressPoint(.actionQueueRunning)
+        guard let index = takeNextPublished() else { return false }
+        // With no handle on the chunk, nothing can dispose this action's result later.
+        let keepingResult = !isKnownUniquelyReferenced(&head) && !SeededBug.isActive(.batchIgnoresHandles)
+        stressPoint(.batchDraining)
+        head.run(at: index, keepingResult: keepingResult)
+        return true
+    }
+
+    /// Moves past the oldest published slot, stepping to the next chunk when `head` is
+    /// done, and returns its index in `head`; `nil` when the next slot is not published yet.
+    private func takeNextPublished() -> Int? {
         if headIndex == Self.capacity {
             let link = head.successor.load(ordering: .acquiring)
-            if link == 0 { return false }
+            if link == 0 { return nil }
             // Release: a handle's last release may free the chunk on another thread, and its
             // deinit loads this word with acquire, which orders this thread's use of every
             // slot before the free (for ThreadSanitizer too, which does not see reference
@@ -133,13 +146,9 @@ final class DispatchActionQueue: @unchecked Sendable {
             headIndex = 0
         }
         let index = headIndex
-        guard head.isPublished(at: index) else { return false }
+        guard head.isPublished(at: index) else { return nil }
         headIndex += 1
-        // With no handle on the chunk, nothing can dispose this action's result later.
-        let keepingResult = !isKnownUniquelyReferenced(&head) && !SeededBug.isActive(.batchIgnoresHandles)
-        stressPoint(.batchDraining)
-        head.run(at: index, keepingResult: keepingResult)
-        return true
+        return index
     }
 
     @inlinable

@@ -158,6 +158,11 @@ final class TrampolineChunk {
         }
     }
 
+    /// Releases the action in slot `index` without running it.
+    func discard(at index: Int) {
+        kinds[index].discard(payload(at: index))
+    }
+
     /// Whether slot `index` holds a result (stored and not taken since).
     private func holdsResult(_ bits: Int) -> Bool {
         bits & Self.resultBit != 0 && bits & Self.releasedBit == 0

@@ -71,7 +71,7 @@ final class BatchedDispatch: @unchecked Sendable {
         var accounted = accounted
         var ran = 0
         while true {
-            while pending.runNext() || SpinWait.poll({ pending.runNext() ? () : nil }) != nil {
+            while pending.runNext() || SpinWait.poll(until: pending.runNext) {
                 if countsUnfinished { unfinished.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
                 ran += 1
                 if ran == Self.batchSize {

@@ -29,6 +29,23 @@ final class SpinWaitTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(elapsed, UInt64(SpinWait.polls) * SpinWait.interval)
     }
 
+    func testPollUntilSaysWhetherAnAttemptSucceeded() {
+        var attempts = 0
+        XCTAssertTrue(
+            SpinWait.poll(until: {
+                attempts += 1
+                return attempts == SpinWait.polls
+            }))
+        XCTAssertEqual(attempts, SpinWait.polls)
+        attempts = 0
+        XCTAssertFalse(
+            SpinWait.poll(until: {
+                attempts += 1
+                return false
+            }))
+        XCTAssertEqual(attempts, SpinWait.polls)
+    }
+
     func testSpinLastsAtLeastItsDuration() {
         let started = MonotonicClock.now()
         SpinWait.spin(nanoseconds: 50_000)

@@ -128,20 +128,25 @@ final class DispatchActionQueueTests: RxTestCase {
         XCTAssertEqual(received, [1, 2, 3, 4, 5])
     }
 
-    /// Releasing a queue with actions and linked chunks left runs nothing more and frees
-    /// its chunks one by one.
-    func testReleasingAQueueFreesItsChunks() {
+    /// Releasing a queue with actions and linked chunks left releases the actions without
+    /// running them (no drain is left to run them) and frees its chunks one by one.
+    func testReleasingAQueueReleasesItsActionsUnrunAndFreesItsChunks() {
         weak var state: Token?
         weak var first: TrampolineChunk?
+        var ran = 0
         do {
             let queue = DispatchActionQueue()
             let token = Token()
             state = token
             for _ in 0..<(DispatchActionQueue.capacity * 3) {
-                let handle = queue.enqueue(token) { _ in Disposables.create() }
+                let handle = queue.enqueue(token) { _ in
+                    ran += 1
+                    return Disposables.create()
+                }
                 if first == nil { first = handle.chunk }
             }
         }
+        XCTAssertEqual(ran, 0)
         XCTAssertNil(state)
         XCTAssertNil(first)
     }
