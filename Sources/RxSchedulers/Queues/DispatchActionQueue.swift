@@ -22,8 +22,9 @@ import Synchronization
 /// The claim is `MPSCQueue`'s: the tail word packs the tail chunk's address with a claim
 /// counter, and one `fetch_add` names a chunk and a slot. A producer that claims a slot
 /// below the capacity writes the payload, retains the chunk for the handle, then sets the
-/// slot's `publishedBit` with a *release* store; the consumer reads the flags with
-/// *acquire*. The producer that claims exactly the capacity allocates the next chunk,
+/// slot's `publishedBit` with a *release* store, made through an opaque call
+/// (`TrampolineChunk.publish(at:)`) so that the optimizer cannot move those retains below
+/// it; the consumer reads the flags with *acquire*. The producer that claims exactly the capacity allocates the next chunk,
 /// publishes its own action in slot 0, links the chunk as the old one's `successor`
 /// (release; the link owns one reference) and installs it in the tail word. Others wait.
 ///
