@@ -108,25 +108,27 @@ final class StressCommandTests: SchedBenchTestCase {
         XCTAssertEqual(clean.status, 0, clean.stderr)
     }
 
-    /// A race bug (not a deterministic one) is caught within seconds.
-    func testARacyBugIsCaught() throws {
+    /// Runs `scenario` with `bug` switched on and expects it caught (exit 3) with `words`
+    /// in the report.
+    private func assertCaught(_ bug: String, by scenario: String, seed: Int, saying words: String) throws {
         try requireHooks()
         let run = try schedbench(
-            ["stress", "--scenario", "subscribe.storm", "--seed", "3", "--duration", "30", "--out", try temporaryDirectory().path],
-            environment: ["RXSCHEDULERS_SEEDED_BUG": "mergeUnserialized"])
+            ["stress", "--scenario", scenario, "--seed", "\(seed)", "--duration", "30", "--out", try temporaryDirectory().path],
+            environment: ["RXSCHEDULERS_SEEDED_BUG": bug])
         XCTAssertEqual(run.status, 3, run.stderr)
-        XCTAssertTrue(run.stderr.contains("overlap: observer called while another call to it was still running"), run.stderr)
+        XCTAssertTrue(run.stderr.contains(words), run.stderr)
+    }
+
+    /// A race bug (not a deterministic one) is caught within seconds.
+    func testARacyBugIsCaught() throws {
+        try assertCaught(
+            "mergeUnserialized", by: "subscribe.storm", seed: 3, saying: "overlap: observer called while another call to it was still running")
     }
 
     /// A batched dispatch that forgets the handles still held on a chunk is caught at once:
     /// a held handle disposed after its action ran no longer disposes the action's result.
     func testABatchedQueueThatIgnoresHeldHandlesIsCaught() throws {
-        try requireHooks()
-        let run = try schedbench(
-            ["stress", "--scenario", "batched.spec", "--seed", "1", "--duration", "20", "--out", try temporaryDirectory().path],
-            environment: ["RXSCHEDULERS_SEEDED_BUG": "batchIgnoresHandles"])
-        XCTAssertEqual(run.status, 3, run.stderr)
-        XCTAssertTrue(run.stderr.contains("its handle was disposed, but its result never was"), run.stderr)
+        try assertCaught("batchIgnoresHandles", by: "batched.spec", seed: 1, saying: "its handle was disposed, but its result never was")
     }
 
     /// The chunk-boundary deadlock is reported as a hang naming the stuck producer's last
