@@ -166,7 +166,8 @@ public enum SeededBug: String, CaseIterable, Sendable {
     case batchLostWakeup
     /// Lost periodic tick: the catch-up policy runs once for all ticks that piled up in a stall.
     case catchUpMergesTicks
-    /// Delivery after dispose: the trampoline runs queued actions that were disposed.
+    /// Delivery after dispose: the trampoline runs queued actions that were disposed (and
+    /// so does batched dispatch, whose queue runs its slots with the same code).
     case trampolineRunsDisposed
     /// Wrong action cancelled: the trampoline reuses a chunk of its queue while handles to
     /// its slots are still held, so disposing an old handle cancels the action now queued

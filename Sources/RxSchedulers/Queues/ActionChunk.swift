@@ -1,17 +1,22 @@
 import COpaquePublish
 import Synchronization
 
-/// `TrampolineQueue.chunkCapacity` slots of queued actions, in one allocation: per slot
-/// a kind (what the payload holds), a payload, and an atomic flags word; 56 bytes. The
-/// payload holds the action until it runs, then what the action returned.
+/// `capacity` slots of queued actions, in one allocation: per slot a kind (what the
+/// payload holds), a payload, and an atomic flags word; 56 bytes. The payload holds the
+/// action until it runs, then what the action returned. A slot's handle is a
+/// `QueuedActionDisposable`.
 ///
-/// A `DispatchActionQueue` uses the same chunks with many producers and one consumer: a
-/// producer publishes the slot it wrote (`publish(at:)`, `publishedBit`), the consumer
-/// runs it once published, and the chunks are linked through `successor`, not reused.
+/// Two queues use these chunks:
+/// - `TrampolineQueue` (one thread's `CurrentThreadScheduler`) stores, runs and reuses
+///   them on its own thread, linked through `next`;
+/// - `DispatchActionQueue` (batched dispatch) with many producers and one consumer: a
+///   producer publishes the slot it wrote (`publish(at:)`, `publishedBit`), the consumer
+///   runs it once published, and the chunks are linked through `successor`, not reused.
 ///
 /// ## Threads and ordering
 ///
-/// The owning thread stores, runs and resets slots. A handle may call `dispose(at:)` or
+/// The queue's own thread (for a `DispatchActionQueue`, its consumer) runs and resets
+/// slots; the trampoline's thread also stores them. A handle may call `dispose(at:)` or
 /// `isDisposed(at:)` from any thread; those touch only the slot's flags and result:
 ///
 /// - `run(at:)` reads the flags with *acquire* and skips a disposed action. Otherwise it
@@ -28,7 +33,7 @@ import Synchronization
 ///   writing the slot, which orders a disposer's move of the result before the reset
 ///   for the memory model (and for ThreadSanitizer, which does not see reference counts).
 @usableFromInline
-final class TrampolineChunk {
+final class ActionChunk {
     static var disposedBit: Int { 1 }
     static var resultBit: Int { 2 }
     static var releasedBit: Int { 4 }
@@ -40,7 +45,8 @@ final class TrampolineChunk {
     @inlinable static var inlineBytes: Int { MemoryLayout<Disposable>.size }
     @inlinable static var payloadAlignment: Int { MemoryLayout<Int>.alignment }
 
-    @inlinable static var capacity: Int { TrampolineQueue.chunkCapacity }
+    /// Slots per chunk.
+    @inlinable static var capacity: Int { 32 }
     @inlinable static var kindsOffset: Int { 0 }
     @inlinable static var payloadsOffset: Int {
         roundUp(capacity * MemoryLayout<QueuedActionKind>.stride, to: payloadAlignment)
@@ -55,7 +61,7 @@ final class TrampolineChunk {
     }
 
     @usableFromInline let memory: UnsafeMutableRawPointer
-    @exclusivity(unchecked) private var next: TrampolineChunk?
+    @exclusivity(unchecked) private var next: ActionChunk?
     /// The next chunk of a `DispatchActionQueue`, retained (`Unmanaged` bits), set once by
     /// the producer that won this chunk's boundary and taken by the consumer.
     @usableFromInline let successor = Atomic<UInt>(0)
@@ -71,7 +77,7 @@ final class TrampolineChunk {
         reset(upTo: Self.capacity)
         memory.deallocate()
         let link = successor.load(ordering: .acquiring)
-        if link != 0 { Unmanaged<TrampolineChunk>.fromOpaque(UnsafeRawPointer(bitPattern: link)!).release() }
+        if link != 0 { Unmanaged<ActionChunk>.fromOpaque(UnsafeRawPointer(bitPattern: link)!).release() }
     }
 
     @inlinable var kinds: UnsafeMutablePointer<QueuedActionKind> {
@@ -94,17 +100,17 @@ final class TrampolineChunk {
 
     // MARK: The owning thread
 
-    func link(_ chunk: TrampolineChunk) {
+    func link(_ chunk: ActionChunk) {
         next = chunk
     }
 
     /// Unlinks and returns the next chunk, which must exist.
-    func takeNext() -> TrampolineChunk {
+    func takeNext() -> ActionChunk {
         takeNextIfLinked()!
     }
 
     /// Unlinks and returns the next chunk, if any.
-    func takeNextIfLinked() -> TrampolineChunk? {
+    func takeNextIfLinked() -> ActionChunk? {
         defer { next = nil }
         return next
     }
@@ -183,7 +189,7 @@ final class TrampolineChunk {
     /// Through an opaque call, so that the retains of what the slot holds and of the
     /// handle stay before it (see `rx_opaque_publish`).
     @inlinable func publish(at index: Int) {
-        rx_opaque_publish(UnsafeMutableRawPointer(flags + index), TrampolineChunk.publishedBit)
+        rx_opaque_publish(UnsafeMutableRawPointer(flags + index), ActionChunk.publishedBit)
     }
 
     /// Whether slot `index` was published (acquire), so that its contents are visible.

@@ -5,7 +5,7 @@ import Synchronization
 /// yet: an unbounded lock-free multi-producer single-consumer FIFO whose slots hold the
 /// actions themselves, so that scheduling one allocates nothing.
 ///
-/// - Storage: chunks of `TrampolineChunk.capacity` slots, the trampoline's slot layout
+/// - Storage: chunks of `ActionChunk.capacity` slots, the trampoline's slot layout
 ///   (an action and a state of up to 24 bytes inline, a larger state boxed). A steady
 ///   stream allocates one chunk per `capacity` actions; chunks are not reused.
 /// - Handles: `enqueue` returns the slot's `QueuedActionDisposable` (the chunk, retained,
@@ -23,7 +23,7 @@ import Synchronization
 /// counter, and one `fetch_add` names a chunk and a slot. A producer that claims a slot
 /// below the capacity writes the payload, retains the chunk for the handle, then sets the
 /// slot's `publishedBit` with a *release* store, made through an opaque call
-/// (`TrampolineChunk.publish(at:)`) so that the optimizer cannot move those retains below
+/// (`ActionChunk.publish(at:)`) so that the optimizer cannot move those retains below
 /// it; the consumer reads the flags with *acquire*. The producer that claims exactly the capacity allocates the next chunk,
 /// publishes its own action in slot 0, links the chunk as the old one's `successor`
 /// (release; the link owns one reference) and installs it in the tail word. Others wait.
@@ -34,7 +34,7 @@ import Synchronization
 /// retain comes before the publish, so it never races the chunk's end.
 @usableFromInline
 final class DispatchActionQueue: @unchecked Sendable {
-    @inlinable static var capacity: Int { TrampolineChunk.capacity }
+    @inlinable static var capacity: Int { ActionChunk.capacity }
     @inlinable static var claimShift: UInt { 48 }
     @inlinable static var addressMask: UInt { (1 << 48) - 1 }
 
@@ -43,12 +43,12 @@ final class DispatchActionQueue: @unchecked Sendable {
     /// Keeps the producers' tail word and the consumer's position on different lines.
     @usableFromInline let padding = CacheLinePadding()
     /// The chunk the consumer runs (consumer only).
-    @exclusivity(unchecked) private var head: TrampolineChunk
+    @exclusivity(unchecked) private var head: ActionChunk
     /// The next slot the consumer runs in `head` (consumer only).
     @exclusivity(unchecked) private var headIndex = 0
 
     init() {
-        let first = TrampolineChunk()
+        let first = ActionChunk()
         head = first
         tail = Atomic(Self.pack(Unmanaged.passUnretained(first), claims: 0))
     }
@@ -60,7 +60,7 @@ final class DispatchActionQueue: @unchecked Sendable {
         // Unlink the chain one chunk at a time: releasing it whole would recurse per chunk.
         var link = head.successor.exchange(0, ordering: .acquiring)
         while link != 0 {
-            let chunk = Unmanaged<TrampolineChunk>.fromOpaque(UnsafeRawPointer(bitPattern: link)!).takeRetainedValue()
+            let chunk = Unmanaged<ActionChunk>.fromOpaque(UnsafeRawPointer(bitPattern: link)!).takeRetainedValue()
             link = chunk.successor.exchange(0, ordering: .acquiring)
         }
     }
@@ -97,7 +97,7 @@ final class DispatchActionQueue: @unchecked Sendable {
 
     /// Claims a slot; the chunk is kept alive by the queue until the slot is published.
     @inlinable
-    func claim() -> (Unmanaged<TrampolineChunk>, Int) {
+    func claim() -> (Unmanaged<ActionChunk>, Int) {
         while true {
             let word = tail.wrappingAdd(1 << Self.claimShift, ordering: .acquiringAndReleasing).oldValue
             let index = Int(word >> Self.claimShift)
@@ -110,8 +110,8 @@ final class DispatchActionQueue: @unchecked Sendable {
     /// Won the boundary: links a new chunk after `full`, with slot 0 claimed for the
     /// caller, and installs it as the tail.
     @usableFromInline
-    func appendChunk(after full: Unmanaged<TrampolineChunk>) -> Unmanaged<TrampolineChunk> {
-        let next = Unmanaged.passRetained(TrampolineChunk())
+    func appendChunk(after full: Unmanaged<ActionChunk>) -> Unmanaged<ActionChunk> {
+        let next = Unmanaged.passRetained(ActionChunk())
         stressPoint(.actionQueueBoundaryWon)
         full._withUnsafeGuaranteedRef {
             $0.successor.store(UInt(bitPattern: next.toOpaque()), ordering: .releasing)
@@ -143,7 +143,7 @@ final class DispatchActionQueue: @unchecked Sendable {
             // slot before the free (for ThreadSanitizer too, which does not see reference
             // counts). A plain store on x86 and arm64.
             head.successor.store(0, ordering: .releasing)
-            head = Unmanaged<TrampolineChunk>.fromOpaque(UnsafeRawPointer(bitPattern: link)!).takeRetainedValue()
+            head = Unmanaged<ActionChunk>.fromOpaque(UnsafeRawPointer(bitPattern: link)!).takeRetainedValue()
             headIndex = 0
         }
         let index = headIndex
@@ -153,14 +153,14 @@ final class DispatchActionQueue: @unchecked Sendable {
     }
 
     @inlinable
-    static func pack(_ chunk: Unmanaged<TrampolineChunk>, claims: UInt) -> UInt {
+    static func pack(_ chunk: Unmanaged<ActionChunk>, claims: UInt) -> UInt {
         let address = UInt(bitPattern: chunk.toOpaque())
         precondition(address & ~addressMask == 0, "DispatchActionQueue: chunk address above 48 bits")
         return claims << claimShift | address
     }
 
     @inlinable
-    static func unpack(_ word: UInt) -> Unmanaged<TrampolineChunk> {
+    static func unpack(_ word: UInt) -> Unmanaged<ActionChunk> {
         Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: word & addressMask)!)
     }
 }

@@ -1,4 +1,4 @@
-/// What a `TrampolineChunk` slot's payload holds, and so how to run or discard it. One
+/// What a `ActionChunk` slot's payload holds, and so how to run or discard it. One
 /// word: one chunk holds actions of every state type, and nothing is allocated.
 @usableFromInline
 enum QueuedActionKind {
@@ -84,7 +84,7 @@ enum InlineQueuedAction {
 
     /// Whether an action with this state fits in a slot.
     @inlinable static func fits<State>(_: State.Type) -> Bool {
-        MemoryLayout<State>.size <= TrampolineChunk.inlineBytes - stateOffset
+        MemoryLayout<State>.size <= ActionChunk.inlineBytes - stateOffset
             && MemoryLayout<State>.alignment <= MemoryLayout<ErasedClosure>.alignment
     }
 

@@ -22,22 +22,22 @@ import Synchronization
 ///   `keptChunks`: after a deep burst the memory goes back within a few bursts.
 /// - Threads: everything but a handle's `dispose` and `isDisposed` runs on the owning
 ///   thread; those two may run on any thread and touch only the slot's flags and result
-///   (see `TrampolineChunk`). The queue's own state is touched by its thread only and is
+///   (see `ActionChunk`). The queue's own state is touched by its thread only and is
 ///   never borrowed across a call, so it is kept without exclusivity checks (they cost
 ///   about a fifth of a queued action).
 @usableFromInline
 final class TrampolineQueue {
     /// Slots per chunk.
-    @inlinable static var chunkCapacity: Int { 32 }
+    @inlinable static var chunkCapacity: Int { ActionChunk.capacity }
     /// Emptied chunks always kept for reuse.
     static var keptChunks: Int { 4 }
 
     /// The chunk the next action to run is in. Chunks are linked by `next` from here to
     /// `tail`, and each is referenced from exactly one place in the queue (here or the
     /// previous chunk's `next`), so handles are the only other references.
-    @exclusivity(unchecked) private var head = TrampolineChunk()
+    @exclusivity(unchecked) private var head = ActionChunk()
     /// The chunk new actions go into (reachable from `head`, hence not retained again).
-    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var tail: TrampolineChunk
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var tail: ActionChunk
     @exclusivity(unchecked) private var headIndex = 0
     @usableFromInline @exclusivity(unchecked) var tailIndex = 0
     @exclusivity(unchecked) private var spare = TrampolineSpareChunks()
@@ -116,14 +116,14 @@ final class TrampolineQueue {
         if isKnownUniquelyReferenced(&head) || SeededBug.isActive(.trampolineReusesHeldSlot) {
             head.reset(upTo: headIndex)
         } else {
-            head = spare.removeFirst() ?? TrampolineChunk()
+            head = spare.removeFirst() ?? ActionChunk()
             tail = head
         }
         headIndex = 0
         tailIndex = 0
     }
 
-    private func claimSlot() -> (TrampolineChunk, Int) {
+    private func claimSlot() -> (ActionChunk, Int) {
         if tailIndex == Self.chunkCapacity { appendChunk() }
         let index = tailIndex
         tailIndex += 1
@@ -133,7 +133,7 @@ final class TrampolineQueue {
     /// Links a spare or new chunk after the full tail chunk, for the next slot.
     @usableFromInline
     func appendChunk() {
-        let next = spare.removeFirst() ?? TrampolineChunk()
+        let next = spare.removeFirst() ?? ActionChunk()
         tail.link(next)
         tail = next
         tailIndex = 0
@@ -141,7 +141,7 @@ final class TrampolineQueue {
     }
 
     /// Keeps an emptied chunk for reuse when no handle refers to it; otherwise lets it go.
-    private func recycle(_ chunk: inout TrampolineChunk) {
+    private func recycle(_ chunk: inout ActionChunk) {
         guard isKnownUniquelyReferenced(&chunk) || SeededBug.isActive(.trampolineReusesHeldSlot) else { return }
         chunk.reset(upTo: Self.chunkCapacity)
         spare.append(chunk)

@@ -11,21 +11,21 @@
 /// chunk is linked or unlinked once per `TrampolineQueue.chunkCapacity` actions.
 struct TrampolineSpareChunks {
     /// The chunk handed out next; holds the rest of the list through its `next` link.
-    private var first: TrampolineChunk?
+    private var first: ActionChunk?
     /// The chunk appended last, reachable from `first`, hence not retained again.
-    private unowned(unsafe) var last: TrampolineChunk?
+    private unowned(unsafe) var last: ActionChunk?
     /// Chunks kept.
     private(set) var count = 0
 
     /// Keeps `chunk`, which must be emptied and linked to no other chunk.
-    mutating func append(_ chunk: TrampolineChunk) {
+    mutating func append(_ chunk: ActionChunk) {
         if let last { last.link(chunk) } else { first = chunk }
         last = chunk
         count += 1
     }
 
     /// Hands out the chunk kept longest, or `nil` when none is kept.
-    mutating func removeFirst() -> TrampolineChunk? {
+    mutating func removeFirst() -> ActionChunk? {
         guard let chunk = first else { return nil }
         first = chunk.takeNextIfLinked()
         if first == nil { last = nil }

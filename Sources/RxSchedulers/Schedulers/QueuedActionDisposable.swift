@@ -7,10 +7,10 @@
 /// action returned (RxSwift's `ScheduledItem`). Both may be called from any thread.
 @usableFromInline
 struct QueuedActionDisposable: Cancelable, @unchecked Sendable {
-    @usableFromInline let chunk: TrampolineChunk
+    @usableFromInline let chunk: ActionChunk
     @usableFromInline let index: Int
 
-    @inlinable init(chunk: TrampolineChunk, index: Int) {
+    @inlinable init(chunk: ActionChunk, index: Int) {
         self.chunk = chunk
         self.index = index
     }

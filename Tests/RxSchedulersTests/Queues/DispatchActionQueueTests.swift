@@ -132,7 +132,7 @@ final class DispatchActionQueueTests: RxTestCase {
     /// running them (no drain is left to run them) and frees its chunks one by one.
     func testReleasingAQueueReleasesItsActionsUnrunAndFreesItsChunks() {
         weak var state: Token?
-        weak var first: TrampolineChunk?
+        weak var first: ActionChunk?
         var ran = 0
         do {
             let queue = DispatchActionQueue()

@@ -7,7 +7,7 @@ import XCTest
 final class TrampolineSpareChunksTests: RxTestCase {
     func testChunksAreHandedOutInTheOrderTheyWereKept() {
         var spare = TrampolineSpareChunks()
-        let chunks = (0..<3).map { _ in TrampolineChunk() }
+        let chunks = (0..<3).map { _ in ActionChunk() }
         chunks.forEach { spare.append($0) }
         XCTAssertEqual(spare.count, 3)
         for chunk in chunks { XCTAssertTrue(spare.removeFirst() === chunk) }
@@ -24,13 +24,13 @@ final class TrampolineSpareChunksTests: RxTestCase {
 
     func testRemovingTheOldestFreesThemAndKeepsTheRest() {
         var spare = TrampolineSpareChunks()
-        weak var oldest: TrampolineChunk?
+        weak var oldest: ActionChunk?
         do {
-            let first = TrampolineChunk()
+            let first = ActionChunk()
             oldest = first
             spare.append(first)
         }
-        let newest = TrampolineChunk()
+        let newest = ActionChunk()
         spare.append(newest)
         spare.removeFirst(1)
         XCTAssertNil(oldest, "the oldest chunk is freed")
