@@ -14,7 +14,14 @@ struct CompareCommand: ParsableCommand {
             decides each row on its own). Improved: the bound nearest "no change" is better \
             than the threshold. Unchanged: both bounds within it. Inconclusive: too noisy to \
             tell, with the smallest change the run could have detected (does not fail unless \
-            --fail-on-inconclusive).
+            --fail-on-inconclusive). A metric with one value a side and nothing to pair (the \
+            allocation and instruction counts of two runs: one counting trial each) has no \
+            interval: it is unchanged within the threshold and inconclusive past it, never \
+            regressed; a gate counts them in every round.
+
+            With --paired (the baseline/ and candidate/ directories of a gate), trials with \
+            the same number are pairs measured back to back, and the bounds come from a t on \
+            the per-pair log ratios, as the gate decides.
 
             With --history DB, NEW alone is judged against each case's last --window runs in \
             the history on NEW's testbed: the change is NEW over the window's geometric mean, \
@@ -37,6 +44,9 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "With --history: how many of each case's latest comparable runs to judge against (2 to 1000).")
     var window = 20
 
+    @Flag(help: "Pair BASE's and NEW's trials by number, as a gate's rounds are (its baseline/ and candidate/).")
+    var paired = false
+
     @OptionGroup var comparison: ComparisonOptions
 
     func validate() throws {
@@ -51,13 +61,14 @@ struct CompareCommand: ParsableCommand {
                 throw ValidationError("--history \(location): \(problem)")
             }
         }
+        if paired && history != nil { throw ValidationError("--paired compares two runs; a history's runs have no pairs") }
         if !(2...1000).contains(window) { throw ValidationError("--window \(window) is outside 2...1000") }
     }
 
     func run() throws {
         let decision =
             try history.map { try comparison.compare(history: HistoryLocation($0), new: runs[0], window: window) }
-            ?? comparison.compare(base: runs[0], new: runs[1])
+            ?? comparison.compare(base: runs[0], new: runs[1], paired: paired)
         let status = ExitStatus(decision)
         if status != .ok { throw status }
     }

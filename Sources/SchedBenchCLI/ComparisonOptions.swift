@@ -79,9 +79,9 @@ struct ComparisonOptions: ParsableArguments {
     }
 
     /// Reads both sides, compares, prints the comparison on standard output (and writes
-    /// `comparison.csv` to `csv` when given), and returns the decision. Unreadable input
-    /// throws `BenchError`.
-    func compare(base: String, new: String, writingCSVTo csv: URL? = nil) throws -> ComparisonDecision {
+    /// `comparison.csv` to `csv` when given), and returns the decision. `paired`: trials
+    /// with the same number form pairs (a gate's rounds). Unreadable input throws `BenchError`.
+    func compare(base: String, new: String, paired: Bool = false, writingCSVTo csv: URL? = nil) throws -> ComparisonDecision {
         let (baseCases, baseProvenance) = try ResultsFiles.read(base)
         let (newCases, newProvenance) = try ResultsFiles.read(new)
         if let baseProvenance, let newProvenance {
@@ -95,7 +95,8 @@ struct ComparisonOptions: ParsableArguments {
         }
         if let newProvenance { warnIfBusy("NEW", newProvenance) }
         let comparison = Comparison(
-            base: baseCases, new: newCases, thresholds: try thresholdTable(), metrics: try metricList(), method: perRow ? .perRow : .familyWise)
+            base: baseCases, new: newCases, thresholds: try thresholdTable(), metrics: try metricList(), method: perRow ? .perRow : .familyWise,
+            paired: paired)
         return try conclude(comparison, baseCases: baseCases.count, newCases: newCases.count, base: base, new: new, csv: csv)
     }
 

@@ -25,6 +25,26 @@ public struct Comparison: Sendable {
         case perRow = "per-row"
     }
 
+    /// How a row's ratio and bounds were estimated (`comparison.csv`'s `estimator`).
+    public enum Estimator: String, Sendable, CaseIterable {
+        /// Two independent sets of trials: Welch's t on the logarithms (`RatioEstimate(base:new:)`).
+        case welch
+        /// Trials paired by number, as a gate's rounds are: a t on the per-round log ratios
+        /// (`RatioEstimate(pairs:)`), so drift between rounds cancels.
+        case paired
+        /// NEW against a history's window of runs: bounds from how much whole runs differ
+        /// (`RatioEstimate(window:new:)`).
+        case window
+        /// Fewer than two values on a side and nothing to pair, as a counting metric of two
+        /// single runs (`compare BASE NEW`: one allocation trial each): no interval exists,
+        /// so the noise of the metric is unknown. The row is "unchanged" when the point
+        /// ratio lies within the threshold either way and "inconclusive" otherwise, never
+        /// "regressed" or "improved": an unchanged build's allocation counts of a
+        /// multi-threaded case move by 2× and more between runs. Gates count in every round
+        /// and decide these metrics `paired`.
+        case single
+    }
+
     public enum Verdict: String, Sendable, CaseIterable {
         /// The confidence bound nearest "no change" is worse than the threshold.
         case regressed
@@ -53,6 +73,8 @@ public struct Comparison: Sendable {
         public var interval95: RatioEstimate?
         public var threshold: Double
         public var verdict: Verdict
+        /// How `estimate` was made, and so which rule decided `verdict`.
+        public var estimator: Estimator
         /// The one-sided p-value of "NEW is at most the threshold worse than BASE" (small:
         /// the trials show it worse by more). Nil without a ratio.
         public var pValue: Double?
@@ -63,7 +85,7 @@ public struct Comparison: Sendable {
         /// 80% of runs, as a fraction (0.12: 12% worse): what an inconclusive row could have
         /// detected. Family-wise, at the level the first of Holm's steps uses (the family's
         /// 10% shared by all the tests), so it is what this comparison could have flagged.
-        /// Nil for single-trial metrics.
+        /// Nil without an interval (`Estimator.single`).
         public var detectableChange: Double?
     }
 
@@ -86,6 +108,8 @@ public struct Comparison: Sendable {
 
     /// How "regressed" was decided.
     public var method: Method
+    /// Whether BASE's and NEW's trials were paired by trial number (a gate's rounds).
+    public var paired: Bool
     /// How many one-sided tests the family-wise decision covered (rows, with the reciprocal
     /// pair ns/event and events/s of one case counted once).
     public var hypotheses: Int
@@ -109,18 +133,21 @@ public struct Comparison: Sendable {
     /// of a 10% slowdown at 10 trials and 3% CV falls to about 95% (94.9% measured).
     public static let decisionConfidence = 0.90
 
-    /// Compares the metrics in `metrics` that both sides recorded.
+    /// Compares the metrics in `metrics` that both sides recorded. With `paired`, a
+    /// metric's trials with the same number on both sides form a pair (a gate's round r is
+    /// trial r on each side) and rows with two or more pairs are estimated `.paired`;
+    /// otherwise (and for rows with fewer pairs) the sides are independent samples (`.welch`).
     public init(
         base: [CaseResult], new: [CaseResult], thresholds: Thresholds,
         metrics: [Metric] = Metric.comparedByDefault, confidence: Double = Comparison.decisionConfidence,
-        method: Method = .familyWise
+        method: Method = .familyWise, paired: Bool = false
     ) {
         let baseByKey = Dictionary(base.map { (Self.key($0.benchCase), $0) }, uniquingKeysWith: { first, _ in first })
         let newKeys = Set(new.map { Self.key($0.benchCase) })
         self.init(
             baseline: .run, new: new, baseRuns: { baseByKey[Self.key($0)].map { [$0] } ?? [] },
             onlyInBase: base.map(\.benchCase).filter { !newKeys.contains(Self.key($0)) },
-            thresholds: thresholds, metrics: metrics, confidence: confidence, method: method)
+            thresholds: thresholds, metrics: metrics, confidence: confidence, method: method, paired: paired)
     }
 
     /// Judges NEW against a history (`compare --history`): each case against its `window`
@@ -136,14 +163,15 @@ public struct Comparison: Sendable {
         let windowByKey = Dictionary(window.map { (Self.key($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.init(
             baseline: .history, new: new, baseRuns: { windowByKey[Self.key($0)] ?? [] }, onlyInBase: [],
-            thresholds: thresholds, metrics: metrics, confidence: confidence, method: method)
+            thresholds: thresholds, metrics: metrics, confidence: confidence, method: method, paired: false)
     }
 
     private init(
         baseline: Baseline, new: [CaseResult], baseRuns: (BenchCase) -> [CaseResult], onlyInBase: [BenchCase],
-        thresholds: Thresholds, metrics: [Metric], confidence: Double, method: Method
+        thresholds: Thresholds, metrics: [Metric], confidence: Double, method: Method, paired: Bool
     ) {
         self.method = method
+        self.paired = paired
         self.baseline = baseline
         self.onlyInBase = onlyInBase
         onlyInNew = new.map(\.benchCase).filter { baseRuns($0).isEmpty }
@@ -162,18 +190,47 @@ public struct Comparison: Sendable {
                     let newMedian = Statistics.median(newResult.values(metric))
                 else { continue }
                 let threshold = thresholds.threshold(for: metric, in: newResult.benchCase.workload)
-                let estimate = RatioEstimate(window: baseValues, new: newValues, confidence: confidence)
+                let pairs = paired && runs.count == 1 ? Self.pairs(runs[0], newResult, metric, floor: floor) : []
+                let estimator = Self.estimator(pairs: pairs.count, baseRuns: baseValues, new: newValues.count)
+                func estimate(_ confidence: Double) -> RatioEstimate? {
+                    switch estimator {
+                    case .paired: return RatioEstimate(pairs: pairs, confidence: confidence)
+                    case .window, .welch, .single: return RatioEstimate(window: baseValues, new: newValues, confidence: confidence)
+                    }
+                }
+                let decided = estimate(confidence)
                 rows.append(
                     Row(
                         benchCase: newResult.benchCase, metric: metric, baseMedian: baseMedian, newMedian: newMedian,
                         baseTrials: baseValues.reduce(0) { $0 + $1.count }, newTrials: newValues.count, baseRuns: baseValues.count,
-                        estimate: estimate, interval95: RatioEstimate(window: baseValues, new: newValues, confidence: 0.975),
-                        threshold: threshold, verdict: Self.verdict(estimate, metric: metric, threshold: threshold),
-                        pValue: Self.worse(estimate, metric)?.pValue(ratioAtMost: 1 + threshold)))
+                        estimate: decided, interval95: estimate(0.975),
+                        threshold: threshold, verdict: Self.verdict(decided, metric: metric, threshold: threshold, estimator: estimator),
+                        estimator: estimator,
+                        pValue: estimator == .single ? nil : Self.worse(decided, metric)?.pValue(ratioAtMost: 1 + threshold)))
             }
         }
         hypotheses = 0
         decideFamilyWise(level: 1 - confidence)
+    }
+
+    /// The trials of `metric` that carry the same number on both sides, floored like every
+    /// compared value, in trial order.
+    static func pairs(_ base: CaseResult, _ new: CaseResult, _ metric: Metric, floor: Double) -> [(base: Double, new: Double)] {
+        var baseByTrial: [Int: Double] = [:]
+        for record in base.trials { if let value = record.metrics[metric] { baseByTrial[record.trial] = max(value, floor) } }
+        return new.trials.sorted { $0.trial < $1.trial }.compactMap { record in
+            guard let value = record.metrics[metric], let baseValue = baseByTrial[record.trial] else { return nil }
+            return (baseValue, max(value, floor))
+        }
+    }
+
+    /// Which estimate a row gets: paired with two pairs or more; a window of two runs or
+    /// more; Welch with two values a side; else none with an interval.
+    static func estimator(pairs: Int, baseRuns: [[Double]], new: Int) -> Estimator {
+        if pairs >= 2 { return .paired }
+        if baseRuns.count >= 2 { return .window }
+        if baseRuns.count == 1 && baseRuns[0].count >= 2 && new >= 2 { return .welch }
+        return .single
     }
 
     /// Cases match on every case column except `suite` (the same case measured by different
@@ -226,11 +283,15 @@ public struct Comparison: Sendable {
     }
 
     /// Verdicts read the ratio as "how many times worse": NEW/BASE for costs, BASE/NEW for
-    /// metrics where higher is better.
-    static func verdict(_ estimate: RatioEstimate?, metric: Metric, threshold: Double) -> Verdict {
+    /// metrics where higher is better. Without an interval (`.single`) a ratio past the
+    /// threshold either way is inconclusive.
+    static func verdict(_ estimate: RatioEstimate?, metric: Metric, threshold: Double, estimator: Estimator = .welch) -> Verdict {
         guard let worse = worse(estimate, metric) else { return .inconclusive }
         let (worseLow, worseHigh) = (worse.low, worse.high)
         let limit = 1 + threshold
+        if estimator == .single {
+            return worse.ratio >= 1 / limit && worse.ratio <= limit ? .unchanged : .inconclusive
+        }
         if worseLow > limit { return .regressed }
         if worseHigh < 1 / limit { return .improved }
         if worseLow >= 1 / limit && worseHigh <= limit { return .unchanged }

@@ -64,10 +64,6 @@ public struct InterleavedRuns: Sendable {
                 var roundOptions = options
                 roundOptions.trials = 1
                 roundOptions.isolate = false
-                if round > 1 {
-                    roundOptions.countAllocations = false
-                    roundOptions.countInstructions = false
-                }
                 let child = ChildProcess(binary: executables[side]!)
                 let started = Date()
                 let timeout = Self.timeout(
@@ -104,15 +100,16 @@ public struct InterleavedRuns: Sendable {
         return true
     }
 
-    /// Adds one round's cases: its timed trial 1 becomes trial `round`; trial 0 is kept.
+    /// Adds one round's cases: its timed trial and its counting trial (trial 0) become one
+    /// trial, numbered `round` (their metrics are disjoint; invariant violations add up).
     static func merge(_ merged: [CaseResult], _ round: [CaseResult], round number: Int) -> [CaseResult] {
         var merged = merged
         for result in round {
-            let records = result.trials.map { record -> TrialRecord in
-                var record = record
-                if record.trial != TrialRecord.countingTrial { record.trial = number }
-                return record
+            var combined = TrialRecord(benchCase: result.benchCase, trial: number, metrics: [:])
+            for record in result.trials {
+                combined.metrics.merge(record.metrics) { $1 + $0 }
             }
+            let records = result.trials.isEmpty ? [] : [combined]
             if let index = merged.firstIndex(where: { $0.benchCase == result.benchCase }) {
                 merged[index].trials += records
                 merged[index].violationSamples += result.violationSamples

@@ -2,6 +2,8 @@ import Foundation
 
 /// `comparison.csv`: a `Comparison` as one row per case × metric, for tools (`compare
 /// --format csv` prints the same text; `gate` writes it next to both sides' results).
+/// `estimator` names how the row's bounds were made (`Comparison.Estimator`: welch,
+/// paired, window or single), and so the rule that decided its verdict.
 public enum ComparisonFile {
     public static let name = "comparison.csv"
 
@@ -9,7 +11,7 @@ public enum ComparisonFile {
         BenchCase.columns + [
             "metric", "base_median", "new_median", "base_trials", "new_trials",
             "ratio", "ratio_low", "ratio_high", "ci95_low", "ci95_high", "threshold", "verdict",
-            "p_value", "p_adjusted", "detectable_change", "base_runs",
+            "p_value", "p_adjusted", "detectable_change", "base_runs", "estimator",
         ]
 
     /// The CSV text.
@@ -26,7 +28,7 @@ public enum ComparisonFile {
                 row.interval95.map { format($0.high) } ?? "",
                 format(row.threshold), row.verdict.rawValue,
                 row.pValue.map(format) ?? "", row.adjustedPValue.map(format) ?? "", row.detectableChange.map(format) ?? "",
-                String(row.baseRuns),
+                String(row.baseRuns), row.estimator.rawValue,
             ]
         }
         return String(decoding: try CSVFile.render(header: header, rows: rows), as: UTF8.self)

@@ -101,7 +101,7 @@ final class ComparisonTests: XCTestCase {
 
     private func result(
         _ workload: WorkloadName = .observeOnThroughput, suite: String = "quick", producers: Int = 1,
-        nanos: [Double], allocs: Double? = nil, violations: Double = 0
+        nanos: [Double], allocs: Double? = nil, allocsByRound: [Double]? = nil, violations: Double = 0
     ) -> CaseResult {
         let benchCase = BenchCase(
             suite: suite, workload: workload, scheduler: .serial, strategy: .drain,
@@ -110,6 +110,7 @@ final class ComparisonTests: XCTestCase {
             TrialRecord(benchCase: benchCase, trial: index + 1, metrics: [.nsPerEvent: value, .invariantViolations: index == 0 ? violations : 0])
         }
         if let allocs { trials.append(TrialRecord(benchCase: benchCase, trial: 0, metrics: [.allocsPerEvent: allocs])) }
+        for (index, allocs) in (allocsByRound ?? []).enumerated() { trials[index].metrics[.allocsPerEvent] = allocs }
         return CaseResult(benchCase: benchCase, trials: trials)
     }
 
@@ -129,15 +130,95 @@ final class ComparisonTests: XCTestCase {
     }
 
     func testAllocationsCompareAboveAFloor() {
-        func verdict(_ base: Double, _ new: Double) -> Comparison.Verdict? {
+        func verdict(_ base: [Double], _ new: [Double]) -> Comparison.Verdict? {
             Comparison(
-                base: [result(nanos: [1, 1], allocs: base)], new: [result(nanos: [1, 1], allocs: new)],
-                thresholds: Thresholds(), metrics: [.allocsPerEvent]
+                base: [result(nanos: [1, 1], allocsByRound: base)], new: [result(nanos: [1, 1], allocsByRound: new)],
+                thresholds: Thresholds(), metrics: [.allocsPerEvent], paired: true
             ).rows.first?.verdict
         }
-        XCTAssertEqual(verdict(0, 0.002), .unchanged, "setup allocations amortised over the events")
-        XCTAssertEqual(verdict(0, 1), .regressed, "one allocation per event on a path that had none")
-        XCTAssertEqual(verdict(5, 0.1), .improved)
+        XCTAssertEqual(verdict([0, 0], [0.002, 0.002]), .unchanged, "setup allocations amortised over the events")
+        XCTAssertEqual(verdict([0, 0], [1, 1]), .regressed, "one allocation per event on a path that had none")
+        XCTAssertEqual(verdict([5, 5], [0.1, 0.1]), .improved)
+    }
+
+    /// One allocation count a side (two runs' counting trials) says nothing of how much the
+    /// count moves for unchanged code: the A/A pair of this repository's gate that failed
+    /// (currentThread/reference, 4 producers: 71.9 → 190 bytes per event) is inconclusive.
+    func testASingleCountASideIsNeverARegression() throws {
+        func row(_ base: Double, _ new: Double) throws -> Comparison.Row {
+            try XCTUnwrap(
+                Comparison(
+                    base: [result(nanos: [100, 101], allocs: base)], new: [result(nanos: [100, 101], allocs: new)],
+                    thresholds: Thresholds(), metrics: [.allocsPerEvent]
+                ).rows.first)
+        }
+        let moved = try row(71.9, 190)
+        XCTAssertEqual(moved.estimator, .single)
+        XCTAssertEqual(moved.verdict, .inconclusive)
+        XCTAssertNil(moved.pValue, "no test, so no part in Holm's family")
+        XCTAssertEqual(try row(0, 1).verdict, .inconclusive, "even a large change: its noise is unknown")
+        XCTAssertEqual(try row(3, 3.05).verdict, .unchanged, "within the threshold either way")
+        XCTAssertEqual(try row(3, 2).verdict, .inconclusive, "nor an improvement")
+    }
+
+    /// Rounds that drift together (a busy neighbour slows both of a round's trials by up to
+    /// 40%) hide a 10% slowdown from Welch's two-sample interval; the per-round ratio sees it.
+    func testPairedRoundsCancelDriftThatWelchCannot() throws {
+        var draws = SeededNormals(state: 21)
+        var caughtPaired = 0
+        var caughtWelch = 0
+        var falsePaired = 0
+        for _ in 0..<500 {
+            let drift = (0..<10).map { _ in 1 + 0.4 * draws.nextUniform() }
+            let base = drift.map { $0 * draws.next(mean: 1_000, cv: 0.02) }
+            let slower = drift.map { $0 * draws.next(mean: 1_100, cv: 0.02) }
+            let same = drift.map { $0 * draws.next(mean: 1_000, cv: 0.02) }
+            let pairs = zip(base, slower).map { (base: $0, new: $1) }
+            if Comparison.verdict(RatioEstimate(pairs: pairs, confidence: 0.9), metric: .nsPerEvent, threshold: 0.05) == .regressed {
+                caughtPaired += 1
+            }
+            if Comparison.verdict(RatioEstimate(base: base, new: slower, confidence: 0.9), metric: .nsPerEvent, threshold: 0.05) == .regressed {
+                caughtWelch += 1
+            }
+            let samePairs = zip(base, same).map { (base: $0, new: $1) }
+            if Comparison.verdict(RatioEstimate(pairs: samePairs, confidence: 0.9), metric: .nsPerEvent, threshold: 0.05) == .regressed {
+                falsePaired += 1
+            }
+        }
+        print("drifting rounds, 10% slower: paired caught \(caughtPaired)/500, Welch \(caughtWelch)/500; unchanged: paired flagged \(falsePaired)/500")
+        XCTAssertGreaterThanOrEqual(caughtPaired, 475)
+        XCTAssertLessThan(caughtWelch, 250)
+        XCTAssertLessThanOrEqual(falsePaired, 5)
+    }
+
+    func testPairedEstimateOnKnownPairs() throws {
+        // Log ratios 0.1, 0.2, 0.3: mean 0.2, standard deviation 0.1, standard error 0.1/√3.
+        let pairs = [0.1, 0.2, 0.3].map { (base: 10.0, new: 10 * exp($0)) }
+        let estimate = try XCTUnwrap(RatioEstimate(pairs: pairs, confidence: 0.95))
+        XCTAssertEqual(estimate.ratio, exp(0.2), accuracy: 1e-9)
+        XCTAssertEqual(estimate.degreesOfFreedom, 2)
+        XCTAssertEqual(estimate.logStandardError, 0.1 / 3.0.squareRoot(), accuracy: 1e-9)
+        XCTAssertEqual(log(estimate.high) - 0.2, 2.919986 * 0.1 / 3.0.squareRoot(), accuracy: 1e-5)
+        let exact = try XCTUnwrap(RatioEstimate(pairs: [(2, 3), (4, 6), (8, 12)]))
+        XCTAssertEqual(exact.low, exact.high, "ratios that repeat exactly have no spread")
+        XCTAssertEqual(exact.ratio, 1.5, accuracy: 1e-12)
+        XCTAssertNil(RatioEstimate(pairs: [(0, 1), (1, 1)]), "no ratio between nothing and something")
+        XCTAssertEqual(RatioEstimate(pairs: [(0, 0), (0, 0)])?.ratio, 1)
+    }
+
+    func testPairsMatchTrialNumbersAndFallBackToWelchWithoutThem() throws {
+        let base = result(nanos: [100, 200, 300, 400])
+        var new = result(nanos: [110, 220, 330, 440])
+        let paired = try XCTUnwrap(Comparison(base: [base], new: [new], thresholds: Thresholds(), metrics: [.nsPerEvent], paired: true).rows.first)
+        XCTAssertEqual(paired.estimator, .paired)
+        XCTAssertEqual(paired.estimate?.ratio ?? 0, 1.1, accuracy: 1e-9)
+        XCTAssertEqual(paired.verdict, .regressed, "every round 10% slower, exactly")
+        let welch = try XCTUnwrap(Comparison(base: [base], new: [new], thresholds: Thresholds(), metrics: [.nsPerEvent]).rows.first)
+        XCTAssertEqual(welch.estimator, .welch)
+        XCTAssertNotEqual(welch.verdict, .regressed, "unpaired, the spread between rounds hides it")
+        new.trials = new.trials.map { var record = $0; record.trial += 10; return record }
+        let unmatched = try XCTUnwrap(Comparison(base: [base], new: [new], thresholds: Thresholds(), metrics: [.nsPerEvent], paired: true).rows.first)
+        XCTAssertEqual(unmatched.estimator, .welch, "no trial numbers in common: nothing to pair")
     }
 
     func testThresholdsFileOverridesPerMetricThenPerWorkload() throws {
@@ -186,6 +267,7 @@ final class ComparisonTests: XCTestCase {
         XCTAssertTrue(csv.hasPrefix(ComparisonFile.header.joined(separator: ",")))
         XCTAssertEqual(csv.split(separator: "\n").count, 1 + comparison.rows.count)
         XCTAssertTrue(csv.contains(",regressed"))
+        XCTAssertTrue(csv.hasSuffix(",welch\n") || csv.hasSuffix(",welch"), "the estimator closes each row")
     }
 
     func testDecisionPutsMismatchBeforeCorrectnessBeforeRegression() {
@@ -203,13 +285,16 @@ final class ComparisonTests: XCTestCase {
         XCTAssertTrue(problem.contains("0 cases in A"), problem)
     }
 
-    func testInterleavedRoundsBecomeTrials() {
-        let round1 = [result(nanos: [100], allocs: 2)]
-        let round2 = [result(nanos: [110])]
+    func testInterleavedRoundsBecomeTrialsWithTheirCounts() {
+        let round1 = [result(nanos: [100], allocs: 2, violations: 1)]
+        var round2 = [result(nanos: [110], allocs: 3)]
+        round2[0].trials[1].metrics[.invariantViolations] = 2
         let merged = InterleavedRuns.merge(InterleavedRuns.merge([], round1, round: 1), round2, round: 2)
         XCTAssertEqual(merged.count, 1)
-        XCTAssertEqual(merged[0].trials.map(\.trial).sorted(), [0, 1, 2])
+        XCTAssertEqual(merged[0].trials.map(\.trial).sorted(), [1, 2], "each round's counting trial joins its timed trial")
         XCTAssertEqual(merged[0].values(.nsPerEvent), [100, 110])
+        XCTAssertEqual(merged[0].values(.allocsPerEvent), [2, 3])
+        XCTAssertEqual(merged[0].values(.invariantViolations), [1, 2], "violations of both trials add up")
     }
 
     func testAGateRoundsTimeoutFollowsTheFirstRound() {
