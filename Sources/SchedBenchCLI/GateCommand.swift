@@ -9,7 +9,9 @@ struct GateCommand: ParsableCommand {
         discussion: """
             Both executables are schedbench builds (for example main's and the pull \
             request's) that speak the same child protocol. Each round runs one timed trial of every case on each build, in \
-            alternating order, so machine drift hits both alike. Options after -- go to \
+            alternating order, so machine drift hits both alike, and counts allocations (and \
+            instructions, when asked) in every round. Each round's two trials of a case are \
+            compared as a pair (the per-round ratio), which cancels drift between rounds. Options after -- go to \
             `schedbench run` to choose the cases, e.g. -- --suite quick --workload observeOn.throughput. \
             Writes baseline/, candidate/, comparison.csv and report/index.html (the HTML \
             report of the candidate against the baseline) under --out.
@@ -59,6 +61,12 @@ struct GateCommand: ParsableCommand {
             if isDirectory.boolValue { throw ValidationError("\(option) '\(path)' is a directory, not a schedbench executable") }
             if !FileManager.default.isExecutableFile(atPath: path) { throw ValidationError("\(option) '\(path)' is not executable") }
         }
+        guard !runArguments.isEmpty else {
+            // Without a selection the default suite would run once per round on each side: hours.
+            throw ValidationError(
+                "name the cases to gate after --, as `schedbench run` takes them: for example -- --suite quick (the default suite, once per round and side, takes hours)"
+            )
+        }
         func given(_ option: String) -> Bool { runArguments.contains { $0 == option || $0.hasPrefix(option + "=") } }
         for reserved in ["--trials", "--out", "--isolate"] where given(reserved) {
             throw ValidationError("\(reserved) is set by gate; remove it from the run options")
@@ -102,7 +110,7 @@ struct GateCommand: ParsableCommand {
             throw ExitStatus.interrupted
         }
         let decision = try comparison.compare(
-            base: runs.resultsDirectory(.baseline).path, new: runs.resultsDirectory(.candidate).path,
+            base: runs.resultsDirectory(.baseline).path, new: runs.resultsDirectory(.candidate).path, paired: true,
             writingCSVTo: directory.appendingPathComponent(ComparisonFile.name))
         var status = ExitStatus(decision)
         do {

@@ -139,6 +139,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     static func describe(_ outcome: History.AddOutcome, runID: String, into location: HistoryLocation) -> String {
+        let runID = TerminalText.visible(runID)
         switch outcome {
         case .added(let cases, let values): return "added \(runID) to \(location): \(cases) cases, \(values) values"
         case .alreadyStored: return "\(runID) is already in \(location); left as it is"

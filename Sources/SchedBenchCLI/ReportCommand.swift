@@ -35,6 +35,9 @@ struct ReportCommand: ParsableCommand {
 
     func validate() throws {
         if let out, out.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--out '' names no directory") }
+        if title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ValidationError("--title '\(title)' is empty; a report needs a heading")
+        }
         _ = try limits.options(title: title)
     }
 

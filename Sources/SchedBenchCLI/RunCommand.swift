@@ -90,12 +90,18 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Do not print the summary table.")
     var noTable = false
 
-    /// The comma-separated items of a list option; an option given with nothing in it is an
-    /// error, not "no filter".
+    /// The comma-separated items of a list option. An option given with nothing in it is an
+    /// error, not "no filter"; so is an empty item (`1,,2`, `1,`), which is a typo more often
+    /// than not.
     static func split(_ values: [String], option: String) throws -> [String] {
-        let items = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        if items.isEmpty && !values.isEmpty {
+        let items = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        if items.allSatisfy(\.isEmpty) && !values.isEmpty {
             throw ValidationError("--\(option) '\(values.joined(separator: ","))' names nothing; give at least one value")
+        }
+        if items.contains(where: \.isEmpty) {
+            throw ValidationError("--\(option) '\(values.joined(separator: ","))' has an empty item; separate values with single commas")
         }
         return items
     }
@@ -142,12 +148,17 @@ struct RunCommand: ParsableCommand {
         }
         if let problem = FaultInjection.environmentProblem { throw ValidationError(problem) }
         _ = try historyLocation()
-        for benchCase in try plan().expand().cases where benchCase.rateHz > 0 && benchCase.events / benchCase.rateHz > Limits.pacedSecondsPerTrial {
+        let (cases, skipped) = try plan().expand()
+        if cases.isEmpty && !dryRun {
+            let reasons = skipped.map { "\n  skipped \($0)" }.joined()
+            throw ValidationError("no cases to run with these options\(reasons)")
+        }
+        for benchCase in cases where benchCase.rateHz > 0 && benchCase.events / benchCase.rateHz > Limits.pacedSecondsPerTrial {
             throw ValidationError(
                 "\(benchCase): \(benchCase.events) events at \(benchCase.rateHz) Hz take \(benchCase.events / benchCase.rateHz) s per trial, "
                     + "over the limit of \(Limits.pacedSecondsPerTrial) s; raise --rate or lower --events")
         }
-        for benchCase in try plan().expand().cases where benchCase.payloadBytes * benchCase.events > Limits.payloadBytesPerTrial {
+        for benchCase in cases where benchCase.payloadBytes * benchCase.events > Limits.payloadBytesPerTrial {
             throw ValidationError(
                 "\(benchCase): \(benchCase.payloadBytes) payload bytes × \(benchCase.events) events exceeds "
                     + "\(Limits.payloadBytesPerTrial >> 30) GiB per trial; lower --payload or --events")
@@ -197,10 +208,6 @@ struct RunCommand: ParsableCommand {
             print("\(cases.count) cases, \(skipped.count) combinations skipped")
             return
         }
-        guard !cases.isEmpty else {
-            let reasons = skipped.map { "\n  skipped \($0)" }.joined()
-            throw ValidationError("no cases to run with these options\(reasons)")
-        }
 
         let provenance = Provenance.current()
         let directory = URL(fileURLWithPath: out ?? "results/\(provenance.runID)")
@@ -211,10 +218,14 @@ struct RunCommand: ParsableCommand {
             throw ExitStatus.error
         }
         try ResultsFiles.prepare(directory)
+        // Where the run will go when it ends is checked before anything is measured.
+        if let location = try historyLocation() { try History.checkWritable(location) }
 
         let progress = ProgressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()
-        let interrupts = Interrupts.cancelOnInterrupt(cancellation, stopping: "stopping the current case at its next trial; it will not be kept")
+        let interrupts = Interrupts.cancelOnInterrupt(
+            cancellation, stopping: "stopping the current case at its next trial; it will not be kept",
+            terminated: { "terminated: the cases finished so far are in \(directory.path)" })
         let run = try BenchRun(
             cases: cases, options: options, output: .init(directory: directory, provenance: provenance),
             observer: progress, cancellation: cancellation)

@@ -15,6 +15,7 @@ public struct SchedBench: ParsableCommand {
 
             \(ExitStatus.documentation)
             """,
+        version: SchedBench.version,
         subcommands: [
             RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, StressCommand.self, ExportCommand.self, HistoryCommand.self,
             ReportCommand.self,
@@ -24,10 +25,20 @@ public struct SchedBench: ParsableCommand {
 
     public init() {}
 
+    /// What `--version` prints: no release has been made, so the build says what it speaks.
+    static let version =
+        "schedbench (unreleased development build; child protocol \(BuildVersions.childProtocol), history schema \(BuildVersions.historySchema))"
+
     /// Parses the process's arguments, runs the command and exits with its status.
     public static func main() {
+        // Standard output is line-buffered even into a pipe or a file: a line printed
+        // ("added …") is out before the next one, so it is not lost when the process is
+        // killed, and never lands in the middle of a line written to standard error.
+        setvbuf(stdout, nil, _IOLBF, 0)
+        var parsed: ParsableCommand.Type = SchedBench.self
         do {
             var command = try parseAsRoot()
+            parsed = type(of: command)
             try command.run()
             Foundation.exit(ExitStatus.ok.rawValue)
         } catch let status as ExitStatus {
@@ -36,13 +47,16 @@ public struct SchedBench: ParsableCommand {
             printError("error: \(error)")
             Foundation.exit(ExitStatus.error.rawValue)
         } catch {
-            // Usage errors (64), --help and --version, as ArgumentParser reports them.
-            Self.exit(withError: error)
+            // Usage errors (64), --help and --version, as ArgumentParser reports them; one
+            // thrown while a subcommand runs shows that subcommand's usage.
+            parsed.exit(withError: error)
         }
     }
 }
 
-/// Writes a line to standard error (messages; standard output carries only results).
+/// Writes a line to standard error (messages; standard output carries only results), with
+/// any control character in it made visible (`TerminalText`): messages quote paths and ids
+/// that came from files.
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    FileHandle.standardError.write(Data((TerminalText.visible(text) + "\n").utf8))
 }

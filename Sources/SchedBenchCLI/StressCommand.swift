@@ -101,6 +101,9 @@ struct StressCommand: ParsableCommand {
             throw ExitStatus.error
         }
 
+        // The results' directory is checked before anything runs: a bad --out must not cost the budget.
+        try ResultsFiles.prepare(directory)
+
         let hooks = StressHooks.isCompiled ? "stress hooks compiled in" : "no stress hooks in this build (swift build --traits StressHooks adds them)"
         let bug = SeededBug.active.map { ", seeded bug \($0.rawValue)" } ?? ""
         printError(
@@ -109,24 +112,26 @@ struct StressCommand: ParsableCommand {
 
         let renderer = StressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1, quiet: quiet)
         let cancellation = CancellationToken()
-        let interrupts = Interrupts.cancelOnInterrupt(cancellation, stopping: "stopping after the current scenario")
+        let interrupts = Interrupts.cancelOnInterrupt(
+            cancellation, stopping: "stopping the current scenario after its current iteration",
+            terminated: {
+                FileManager.default.fileExists(atPath: file.path)
+                    ? "terminated: the scenarios finished so far are in \(file.path)" : "terminated before any scenario finished"
+            })
         let plan = StressRun.Plan(
             scenarios: chosen, seed: seed, seconds: seconds, iterations: iterations, spinners: threads, hangTimeout: hangTimeout)
-        let outcome = StressRun(plan: plan, observer: renderer, cancellation: cancellation).execute()
+        let outcome = StressRun(
+            plan: plan, output: .init(directory: directory, provenance: provenance), observer: renderer, cancellation: cancellation
+        ).execute()
         interrupts.cancel()
         renderer.finish()
 
-        var writeFailed = false
-        if !outcome.results.isEmpty {
-            do {
-                let crashLogs = try StressFile.write(outcome.results, provenance: provenance, to: directory)
-                if !quiet { printError("results: \(file.path) (\(outcome.results.count) of \(chosen.count) scenarios)") }
-                for log in crashLogs { printError("backtrace of the crashed child: \(log.path)") }
-            } catch {
-                printError("error: \(error)")
-                writeFailed = true
-            }
+        if !outcome.results.isEmpty && outcome.writeError == nil {
+            if !quiet { printError("results: \(file.path) (\(outcome.results.count) of \(chosen.count) scenarios)") }
+            for log in outcome.crashLogs { printError("backtrace of the crashed child: \(log.path)") }
         }
+        if let writeError = outcome.writeError { printError("error: \(writeError)") }
+        let writeFailed = outcome.writeError != nil
         if format == .markdown { print(StressFile.markdown(outcome.results)) }
         for (scenario, error) in outcome.errors { printError("error: \(scenario.rawValue): \(error)") }
         let failures = outcome.failures
@@ -136,7 +141,7 @@ struct StressCommand: ParsableCommand {
         }
         if !outcome.errors.isEmpty || writeFailed { throw ExitStatus.error }
         if outcome.interrupted {
-            printError("interrupted: kept the \(outcome.results.count) finished scenarios")
+            printError("interrupted: kept the \(outcome.results.count) finished scenarios" + (outcome.results.isEmpty ? "" : " in \(file.path)"))
             throw ExitStatus.interrupted
         }
     }

@@ -264,7 +264,10 @@ final class HardeningTests: SchedBenchTestCase {
         while Self.isAlive(parent.processIdentifier) && Date() < gone { Thread.sleep(forTimeInterval: 0.05) }
         XCTAssertFalse(Self.isAlive(parent.processIdentifier), "SIGTERM ends schedbench")
         XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.path), "the scratch space is removed")
-        Thread.sleep(forTimeInterval: 1)
+        // The children die with their parent (SIGKILL on its death); on a loaded machine
+        // that can take a while to be seen, so wait for it with a deadline.
+        let reaped = Date().addingTimeInterval(30)
+        while !children.filter(Self.isAlive).isEmpty && Date() < reaped { Thread.sleep(forTimeInterval: 0.05) }
         XCTAssertEqual(children.filter(Self.isAlive), [], "no child outlives it")
         parent.waitUntilExit()
         XCTAssertEqual(parent.terminationStatus, 143, "the documented status for SIGTERM")
@@ -288,6 +291,82 @@ final class HardeningTests: SchedBenchTestCase {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         return fields.count > 1 ? Int32(fields[1]) : nil
+    }
+
+    /// Defects: `run --history` with a destination it cannot write to failed only after the
+    /// whole run; a URL of an unknown scheme was taken for a file name.
+    func testRunChecksItsHistoryBeforeMeasuring() throws {
+        let out = try temporaryDirectory()
+        let started = Date()
+        let unwritable = try schedbench(
+            ["run"] + tinyRun + ["--trials", "50", "--out", out.path, "--history", "/proc/schedbench/history.sqlite", "--quiet"])
+        XCTAssertEqual(unwritable.status, 1, unwritable.stderr)
+        XCTAssertTrue(unwritable.stderr.contains("/proc/schedbench/history.sqlite"), unwritable.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("results.csv").path), "nothing was measured")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 30)
+        let scheme = try schedbench(["run"] + tinyRun + ["--history", "mysql://x/y", "--quiet"])
+        XCTAssertEqual(scheme.status, 64, scheme.stderr)
+        XCTAssertTrue(scheme.stderr.contains("URL scheme 'mysql'"), scheme.stderr)
+    }
+
+    /// Defects: `gate` with nothing after `--` ran the default suite (hours of rounds); a
+    /// selection with no case printed the top-level usage; `1,,2` was accepted; an empty
+    /// report title made an empty heading; there was no `--version`.
+    func testSmallUsageDefectsOfTheSecondPass() throws {
+        let gate = try schedbench(["gate", "--baseline", executable.path, "--candidate", executable.path])
+        XCTAssertEqual(gate.status, 64, gate.stderr)
+        XCTAssertTrue(gate.stderr.contains("name the cases to gate after --"), gate.stderr)
+
+        let none = try schedbench(["run", "--suite", "quick", "--workload", "trampoline.nested", "--scheduler", "main"])
+        XCTAssertEqual(none.status, 64, none.stderr)
+        XCTAssertTrue(none.stderr.contains("no cases to run"), none.stderr)
+        XCTAssertTrue(none.stderr.contains("Usage: schedbench run "), "the subcommand's usage:\n\(none.stderr)")
+
+        for list in ["1,,2", "1,", ",2"] {
+            let producers = try schedbench(["run", "--suite", "quick", "--producers", list, "--dry-run"])
+            XCTAssertEqual(producers.status, 64, list)
+            XCTAssertTrue(producers.stderr.contains("--producers '\(list)' has an empty item"), producers.stderr)
+        }
+
+        let title = try schedbench(["report", try temporaryDirectory().path, "--title", " "])
+        XCTAssertEqual(title.status, 64, title.stderr)
+        XCTAssertTrue(title.stderr.contains("--title ' ' is empty"), title.stderr)
+
+        let version = try schedbench(["--version"])
+        XCTAssertEqual(version.status, 0, version.stderr)
+        XCTAssertTrue(version.stdout.hasPrefix("schedbench (unreleased development build; child protocol "), version.stdout)
+    }
+
+    /// Defect: with standard output and error on one pipe (`2>&1 | tee`), a summary table
+    /// longer than stdio's 4 KiB buffer was cut mid-line by the messages on standard error.
+    /// Standard output is now line-buffered: the table comes whole, before the messages.
+    func testTheTableIsNotCutByMessagesWhenBothStreamsShareAPipe() throws {
+        let out = try temporaryDirectory()
+        let shell = try schedbench(
+            [
+                "-c",
+                "'\(executable.path)' run --suite quick --workload observeOn.throughput --events 1000 --trials 1 --warmup 0 --no-allocations --out '\(out.path)' 2>&1",
+            ], executable: URL(fileURLWithPath: "/bin/sh"))
+        XCTAssertEqual(shell.status, 0, shell.stdout)
+        let lines = shell.stdout.split(separator: "\n").map(String.init)
+        let table = lines.filter { $0.hasPrefix("observeOn.throughput") }
+        XCTAssertGreaterThan(table.joined(separator: "\n").utf8.count, 4_096, "the table is longer than one stdio buffer")
+        let results = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("results: ") }, shell.stdout)
+        XCTAssertTrue(lines[..<results].filter { $0.hasPrefix("observeOn.throughput") }.count == table.count, "the whole table comes first")
+        XCTAssertFalse(lines.contains { $0.contains("results: ") && !$0.hasPrefix("results: ") }, "no message lands mid-line")
+    }
+
+    /// Defect: SIGTERM ended `run` without a word. Now it says where the finished cases are.
+    func testRunSaysWhereTheFinishedCasesAreOnSIGTERM() throws {
+        let out = try temporaryDirectory()
+        let run = try launch([
+            "run", "--suite", "quick", "--workload", "trampoline.nested", "--events", "20000", "--trials", "1000", "--warmup", "0",
+            "--no-allocations", "--out", out.path,
+        ])
+        XCTAssertTrue(run.waitFor(seconds: 60) { _, _ in FileManager.default.fileExists(atPath: out.path) }, run.stderr)
+        run.signal(SIGTERM)
+        XCTAssertEqual(run.exitStatus(within: 30), 143, run.stderr)
+        XCTAssertTrue(run.stderr.contains("terminated: the cases finished so far are in \(out.path)"), run.stderr)
     }
 
     /// Defect: gate kept a child's whole stderr in memory (200 MB of it → 817 MB resident).

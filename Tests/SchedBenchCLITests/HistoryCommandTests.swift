@@ -90,7 +90,7 @@ final class HistoryCommandTests: SchedBenchTestCase {
         let same = try writeRun(minute: 8, level: 100)
         let passed = try schedbench(["compare", "--history", db, same.path, "--window", "3", "--format", "csv"])
         XCTAssertEqual(passed.status, 0, passed.stdout + passed.stderr)
-        XCTAssertTrue(passed.stdout.split(separator: "\n")[1].hasSuffix(",3"), "base_runs is the window: \(passed.stdout)")
+        XCTAssertTrue(passed.stdout.split(separator: "\n")[1].hasSuffix(",3,window"), "base_runs is the window: \(passed.stdout)")
         // A run that started before every stored one has nothing to be judged against.
         let early = try writeRun(minute: 0)
         let nothing = try schedbench(["compare", "--history", db, early.path])
@@ -164,6 +164,86 @@ final class HistoryCommandTests: SchedBenchTestCase {
         XCTAssertTrue(arity.stderr.contains("give BASE and NEW (1 run given), or NEW with --history"), arity.stderr)
         let window = try schedbench(["compare", "--history", db, good.path, "--window", "1"])
         XCTAssertEqual(window.status, 64)
+    }
+
+    /// Defect: `history add` waited for ever on a server stopped with `pg_ctl -m immediate`
+    /// in the middle of it. Now every statement has a deadline and a closed connection ends
+    /// the wait: exit 1 within 30 s, naming the server; the run being added is not stored.
+    func testAServerThatDiesMidAddIsAnErrorNamingItWithinThirtySeconds() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let url = environment["SCHEDBENCH_TEST_POSTGRES_EXPENDABLE_URL"], let stop = environment["SCHEDBENCH_TEST_POSTGRES_EXPENDABLE_KILL"]
+        else {
+            throw XCTSkip("no expendable PostgreSQL server: scripts/test.sh starts one and sets SCHEDBENCH_TEST_POSTGRES_EXPENDABLE_URL")
+        }
+        guard try schedbench(["history", "list", "--db", url]).stderr.contains("without PostgreSQL support") == false else {
+            throw XCTSkip("this schedbench was built without the PostgreSQL trait")
+        }
+        let runs = try (1...300).map { try writeRun(minute: $0 % 60, runID: "dying-\($0)") }
+        let add = try launch(["history", "add"] + runs.map(\.path) + ["--db", url])
+        // Standard output is flushed per line: the first "added" is seen while the rest are added.
+        XCTAssertTrue(add.waitFor(seconds: 120) { out, _ in out.contains("added dying-1 ") }, "no run was added:\n\(add.stderr)")
+        let killer = try Process.run(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", stop])
+        killer.waitUntilExit()
+        let killed = Date()
+        let status = add.exitStatus(within: 30)
+        XCTAssertNotNil(status, "history add still ran 30 s after its server died")
+        XCTAssertEqual(status, 1, add.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(killed), 30)
+        let port = try XCTUnwrap(URLComponents(string: url)?.port)
+        XCTAssertTrue(add.stderr.contains("127.0.0.1:\(port)"), "the error names the server:\n\(add.stderr)")
+        XCTAssertFalse(add.stdout.contains("added dying-300 "), "the server died before the last run:\n\(add.stdout)")
+    }
+
+    /// Defect: four processes adding to one new SQLite file lost runs ("table
+    /// schedbench_history already exists"). Now the schema is created under the write lock.
+    func testProcessesAddingToOneNewFileTogetherStoreEveryRun() throws {
+        let runs = try (1...8).map { try writeRun(minute: $0, runID: "parallel-\($0)") }
+        for writers in [4, 8] {
+            let db = try database()
+            let adds = try (0..<writers).map { try launch(["history", "add", runs[$0].path, "--db", db]) }
+            for add in adds { XCTAssertEqual(add.exitStatus(within: 120), 0, add.stderr) }
+            let list = try schedbench(["history", "list", "--db", db])
+            XCTAssertTrue(list.stdout.contains("\(writers) runs"), list.stdout)
+        }
+    }
+
+    /// Defect: `--db 'POSTGRES://…'` created a SQLite file named `POSTGRES:` and printed the
+    /// password; `mysql://…` did the same. URL schemes are case-insensitive, and an unknown
+    /// one is a usage error.
+    func testAURLIsNeverTakenForAFileNorItsPasswordPrinted() throws {
+        let run = try writeRun(minute: 1)
+        let directory = try temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let upper = try schedbench(
+            ["history", "add", run.path, "--db", "POSTGRES://ci:S3cretPW@127.0.0.1:1/bench?sslmode=disable"], workingDirectory: directory)
+        XCTAssertEqual(upper.status, 1, upper.stderr)
+        XCTAssertFalse((upper.stdout + upper.stderr).contains("S3cretPW"), upper.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "no file was made of the URL")
+        let mysql = try schedbench(["history", "add", run.path, "--db", "mysql://ci:S3cretPW@x/y"], workingDirectory: directory)
+        XCTAssertEqual(mysql.status, 64, mysql.stderr)
+        XCTAssertTrue(mysql.stderr.contains("has the URL scheme 'mysql', which is not a history"), mysql.stderr)
+        XCTAssertFalse(mysql.stderr.contains("S3cretPW"), mysql.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    }
+
+    /// Defects: a run id holding terminal escapes was printed raw by `history add` and
+    /// `list`; a 20,000-character one was stored and stretched the table.
+    func testRunIDsReachTheTerminalEscapedAndWithinALength() throws {
+        let db = try database()
+        let hostile = try writeRun(minute: 1, runID: "evil\u{1B}[2J\u{1B}[31mred")
+        let add = try schedbench(["history", "add", hostile.path, "--db", db])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertFalse(add.stdout.contains("\u{1B}"), add.stdout)
+        XCTAssertTrue(add.stdout.contains("added evil\\u{1B}[2J\\u{1B}[31mred to "), add.stdout)
+        let list = try schedbench(["history", "list", "--db", db])
+        XCTAssertFalse(list.stdout.contains("\u{1B}"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("evil\\u{1B}[2J"), list.stdout)
+        let long = try writeRun(minute: 2, runID: String(repeating: "x", count: 20_000))
+        let refused = try schedbench(["history", "add", long.path, "--db", db])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("a run id of 20000 characters"), refused.stderr)
+        XCTAssertLessThan(refused.stderr.count, 1_000, "the message does not repeat the id")
+        XCTAssertTrue(try schedbench(["history", "list", "--db", db]).stdout.contains("1 runs"))
     }
 
     private func dropHistoryTables(_ url: String) throws {

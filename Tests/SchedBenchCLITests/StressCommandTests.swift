@@ -1,4 +1,5 @@
 import Foundation
+import SchedulerBench
 import XCTest
 
 final class StressCommandTests: SchedBenchTestCase {
@@ -52,7 +53,7 @@ final class StressCommandTests: SchedBenchTestCase {
         XCTAssertEqual(run.status, 3, run.stderr)
         XCTAssertTrue(run.stderr.contains("iteration 3: crash: killed by SIGILL before it replied"), run.stderr)
         XCTAssertTrue(run.stderr.contains("Program crashed"), "the crash is summed up in words:\n\(run.stderr)")
-        XCTAssertTrue(run.stderr.contains("replay: schedbench stress --scenario trampoline.tree --seed 9 --iterations 4"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("replay: schedbench stress --scenario trampoline.tree --seed 9 --iterations 4 --threads 1"), run.stderr)
         XCTAssertTrue(run.stderr.contains("error: 2 scenario(s) failed: mpsc.spec, trampoline.tree"), "the second scenario ran too:\n\(run.stderr)")
         for scenario in ["trampoline.tree", "mpsc.spec"] {
             let log = out.appendingPathComponent("crash-\(scenario).log")
@@ -65,6 +66,52 @@ final class StressCommandTests: SchedBenchTestCase {
         let misspelt = try schedbench(["stress", "--iterations", "1"], environment: ["SCHEDBENCH_INJECT_FAULT": "crsh"])
         XCTAssertEqual(misspelt.status, 64)
         XCTAssertTrue(misspelt.stderr.contains("SCHEDBENCH_INJECT_FAULT='crsh' is not a fault"), misspelt.stderr)
+    }
+
+    /// Defect: Ctrl-C did not stop a scenario bounded by iterations (100 million ran on);
+    /// the scenario in progress now stops after its current iteration and is kept.
+    func testCtrlCStopsAnIterationBoundedScenarioAndKeepsIt() throws {
+        let out = try temporaryDirectory()
+        let stress = try launch(["stress", "--scenario", "trampoline.tree", "--iterations", "100000000", "--out", out.path])
+        XCTAssertTrue(stress.waitFor(seconds: 60) { _, err in err.contains("stress: seed") }, stress.stderr)
+        // Running iterations, not starting up: give the child a moment to be in its loop.
+        Thread.sleep(forTimeInterval: 1)
+        let interrupted = Date()
+        stress.signal(SIGINT)
+        let status = stress.exitStatus(within: 30)
+        XCTAssertEqual(status, 130, stress.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(interrupted), 30)
+        XCTAssertTrue(stress.stderr.contains("interrupted: kept the 1 finished scenarios"), stress.stderr)
+        let rows = try StressFile.read(out.appendingPathComponent(StressFile.name).path)
+        XCTAssertEqual(Set(rows.map { $0["scenario"] ?? "" }), ["trampoline.tree"])
+        XCTAssertEqual(rows.first?["status"], "passed")
+        XCTAssertGreaterThan(Int(rows.first?["iterations"] ?? "") ?? 0, 0)
+    }
+
+    /// Defect: SIGTERM during `stress` lost the scenarios that had finished (exit 143, no
+    /// stress.csv). Now stress.csv is written after every scenario.
+    func testSIGTERMKeepsTheFinishedScenarios() throws {
+        let out = try temporaryDirectory()
+        let file = out.appendingPathComponent(StressFile.name)
+        // Two scenarios of 10 s each: the run is terminated once the first is on disk.
+        let stress = try launch(["stress", "--scenario", "trampoline.tree,mpsc.spec", "--duration", "20", "--out", out.path])
+        XCTAssertTrue(stress.waitFor(seconds: 90) { _, _ in FileManager.default.fileExists(atPath: file.path) }, stress.stderr)
+        stress.signal(SIGTERM)
+        XCTAssertEqual(stress.exitStatus(within: 30), 143, stress.stderr)
+        XCTAssertTrue(stress.stderr.contains("terminated: the scenarios finished so far are in \(file.path)"), stress.stderr)
+        let rows = try StressFile.read(file.path)
+        XCTAssertEqual(Set(rows.map { $0["scenario"] ?? "" }).count, 1, "the finished scenario, and only it")
+    }
+
+    /// Defect: `--out` naming a file failed only after the whole budget ran.
+    func testABadOutIsRefusedBeforeAnythingRuns() throws {
+        let file = try temporaryDirectory()
+        try Data("x".utf8).write(to: file)
+        let started = Date()
+        let run = try schedbench(["stress", "--duration", "60", "--out", file.path])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 20, "refused before the 60 s budget ran")
+        XCTAssertFalse(run.stderr.contains("stress: seed"), "nothing started:\n\(run.stderr)")
     }
 
     func testListShowsTheScenarios() throws {
@@ -97,10 +144,17 @@ final class StressCommandTests: SchedBenchTestCase {
             ["stress", "--scenario", "trampoline.tree", "--seed", "5", "--duration", "30", "--out", try temporaryDirectory().path], environment: bug)
         XCTAssertEqual(run.status, 3, run.stderr)
         XCTAssertTrue(run.stderr.contains("after_dispose: thread"), run.stderr)
-        let replay = try XCTUnwrap(run.stderr.components(separatedBy: "\n").first { $0.contains("replay: schedbench stress") })
-        let arguments = replay.components(separatedBy: "replay: schedbench ")[1].split(separator: " ").map(String.init)
+        // The line is a shell command: the seeded bug's variable, then schedbench and its options.
+        let replay = try XCTUnwrap(run.stderr.components(separatedBy: "\n").first { $0.contains("replay: ") })
+        let words = replay.components(separatedBy: "replay: ")[1].split(separator: " ").map(String.init)
+        let assignments = words.prefix { $0.contains("=") }
+        XCTAssertEqual(Array(assignments), ["RXSCHEDULERS_SEEDED_BUG=trampolineRunsDisposed"], replay)
+        let environment = Dictionary(uniqueKeysWithValues: assignments.map { ($0.components(separatedBy: "=")[0], $0.components(separatedBy: "=")[1]) })
+        let arguments = Array(words.dropFirst(assignments.count + 1))
+        XCTAssertEqual(words[assignments.count], "schedbench", replay)
         XCTAssertEqual(Array(arguments.prefix(5)), ["stress", "--scenario", "trampoline.tree", "--seed", "5"])
-        let again = try schedbench(arguments + ["--out", try temporaryDirectory().path], environment: bug)
+        XCTAssertEqual(Array(arguments.suffix(2)), ["--threads", "1"], "the spinning threads are part of the replay")
+        let again = try schedbench(arguments + ["--out", try temporaryDirectory().path], environment: environment)
         XCTAssertEqual(again.status, 3, again.stderr)
         XCTAssertTrue(again.stderr.contains(replay), "the replay failed elsewhere:\n\(again.stderr)")
         // Without the bug the same command passes.

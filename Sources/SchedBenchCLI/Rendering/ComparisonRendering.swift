@@ -22,9 +22,10 @@ enum ComparisonRendering {
         let counts = Comparison.Verdict.allCases.map { "\(comparison.count($0)) \($0.rawValue)" }.joined(separator: ", ")
         let verdict = comparison.verdict.rawValue
         let how =
-            comparison.method == .familyWise
-            ? "family-wise over \(comparison.hypotheses) tests (Holm), \(percent(Comparison.decisionConfidence)) confidence"
-            : "per row, \(percent(Comparison.decisionConfidence)) confidence each"
+            (comparison.method == .familyWise
+                ? "family-wise over \(comparison.hypotheses) tests (Holm), \(percent(Comparison.decisionConfidence)) confidence"
+                : "per row, \(percent(Comparison.decisionConfidence)) confidence each")
+            + (comparison.paired ? ", trials paired by round" : "")
         let against = comparison.baseline == .history ? " against the history" : ""
         lines.append(
             markdown ? "**schedbench compare\(against): \(verdict)** (\(how)): \(counts)" : "compare\(against): \(verdict) (\(how)): \(counts)")
@@ -77,7 +78,10 @@ enum ComparisonRendering {
         switch row.verdict {
         case .regressed: return markdown ? "**regressed**" : "regressed"
         case .inconclusive:
+            if row.estimator == .single { return "inconclusive (one value a side: no interval)" }
             guard let detectable = row.detectableChange else { return "inconclusive" }
+            // Past 10× worse (the largest threshold a file may set) a number says nothing more.
+            guard detectable <= Thresholds.maximum else { return "inconclusive (too noisy to detect even 10× worse)" }
             return "inconclusive (detects ≥ \(String(format: "%.1f%%", detectable * 100)) worse)"
         default: return row.verdict.rawValue
         }

@@ -7,7 +7,7 @@ enum HistoryRendering {
     static func runs(_ runs: [History.StoredRun]) -> String {
         guard !runs.isEmpty else { return "no runs stored" }
         let header = ["run", "started", "commit", "suite", "cases", "host", "testbed"]
-        let body = runs.map { [$0.runID, $0.startedAt, $0.commit, $0.suite, String($0.cases), $0.host, label($0.testbed)] }
+        let body = runs.map { [$0.runID, $0.startedAt, $0.commit, $0.suite, String($0.cases), $0.host, label($0.testbed)].map(TerminalText.visible) }
         return (table([header] + body) + ["", "\(runs.count) runs"] + legend(runs.map(\.testbed))).joined(separator: "\n")
     }
 
@@ -22,7 +22,7 @@ enum HistoryRendering {
             let body = points.map { point -> [String] in
                 defer { previous = point.value }
                 let change = previous.flatMap { $0 > 0 ? String(format: "%+.1f%%", (point.value / $0 - 1) * 100) : nil } ?? ""
-                return [point.startedAt, point.commit, point.runID, number(point.value), change]
+                return [point.startedAt, point.commit, point.runID, number(point.value), change].map(TerminalText.visible)
             }
             lines += table([["started", "commit", "run", "median", "vs previous"]] + body).map { "  " + $0 }
             lines.append("")
@@ -47,7 +47,7 @@ enum HistoryRendering {
     private static func legend(_ testbeds: [String]) -> [String] {
         var seen = Set<String>()
         let unique = testbeds.filter { seen.insert($0).inserted }
-        return ["testbeds:"] + unique.map { "  \(label($0)): \($0)" }
+        return ["testbeds:"] + unique.map { "  \(label($0)): \(TerminalText.visible($0))" }
     }
 
     private static func table(_ rows: [[String]]) -> [String] {

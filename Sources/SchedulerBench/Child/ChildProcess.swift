@@ -53,11 +53,13 @@ struct ChildProcess {
     /// reply, answers in another protocol version, or runs past `timeout` seconds (then it
     /// is killed with its whole process group). Throws `Interrupted` when `cancellation` is
     /// cancelled while the child runs: the child is then killed with its group (checked
-    /// every 20 ms). Whatever the outcome, anything left in the child's process group when
-    /// it is done (a background process holding its pipes) is killed too.
+    /// every 20 ms). When `stopping` is cancelled instead, the child is asked to finish
+    /// early (`ChildService.stopSignal`, sent once) and its reply is awaited as usual.
+    /// Whatever the outcome, anything left in the child's process group when it is done (a
+    /// background process holding its pipes) is killed too.
     func run(
         _ request: ChildRequest, observer: any BenchObserver = SilentObserver(), timeout: TimeInterval? = nil,
-        cancellation: CancellationToken? = nil
+        cancellation: CancellationToken? = nil, stopping: CancellationToken? = nil
     ) throws -> ChildReply {
         let requestData = try ChildMessage.encoder().encode(request)
         let requestChannel = try Self.socketPair()
@@ -95,6 +97,7 @@ struct ChildProcess {
         let watchdog = Watchdog(group: pid)
         if let timeout { watchdog.arm(after: timeout) }
         if let cancellation { watchdog.arm(until: cancellation) }
+        if let stopping { watchdog.arm(asking: stopping) }
 
         var reply: ChildReply?
         var protocolProblem: String?
@@ -296,14 +299,27 @@ final class Watchdog: @unchecked Sendable {
 
     /// Kills the group once `cancellation` is cancelled, checking every 20 ms until `disarm`.
     func arm(until cancellation: CancellationToken) {
+        watch(cancellation) { [self] in
+            didCancel = true
+            kill(-group, SIGKILL)
+        }
+    }
+
+    /// Sends the group's leader (the child) `ChildService.stopSignal` once `stopping` is
+    /// cancelled, checking every 20 ms until `disarm`.
+    func arm(asking stopping: CancellationToken) {
+        watch(stopping) { [self] in _ = kill(group, ChildService.stopSignal) }
+    }
+
+    /// Runs `act` under the lock, once, when `token` is cancelled before `disarm`.
+    private func watch(_ token: CancellationToken, _ act: @escaping @Sendable () -> Void) {
         lock.withLock { watching = true }
         DispatchQueue.global().async { [self] in
             while lock.withLock({ watching }) {
-                if cancellation.isCancelled {
+                if token.isCancelled {
                     lock.withLock {
                         guard watching else { return }
-                        didCancel = true
-                        kill(-group, SIGKILL)
+                        act()
                     }
                     return
                 }

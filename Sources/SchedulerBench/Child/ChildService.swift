@@ -8,6 +8,9 @@ import Foundation
 public enum ChildService {
     /// The descriptor the parent reads the answer from (`ChildProcess` sets it up).
     static let replyDescriptor: Int32 = 3
+    /// The signal with which a parent asks a stress child to stop after its current
+    /// iteration (`ChildProcess.run(…, stopping:)`).
+    static let stopSignal = SIGUSR1
 
     /// Serves one request and returns once the reply is written. A child must never
     /// outlive its parent, so this first asks for SIGKILL when the parent dies.
@@ -36,7 +39,15 @@ public enum ChildService {
             return
         }
         if case .stress(let scenario, let options) = request.job {
-            let result = MainThreadDriver.run { StressRunner.run(scenario, options: options, observer: stream) }
+            // The parent asks a scenario to stop early (Ctrl-C) with `stopSignal`: it ends
+            // after its current iteration and answers with what it found.
+            let stop = CancellationToken()
+            signal(stopSignal, SIG_IGN)
+            let stopRequest = DispatchSource.makeSignalSource(signal: stopSignal, queue: .global())
+            stopRequest.setEventHandler { _ = stop.cancel() }
+            stopRequest.resume()
+            defer { stopRequest.cancel() }
+            let result = MainThreadDriver.run { StressRunner.run(scenario, options: options, observer: stream, cancellation: stop) }
             stream.send(.reply(ChildReply(version: ChildRequest.currentVersion, provenance: provenance, outcomes: [], failure: nil, stress: result)))
             return
         }

@@ -37,6 +37,41 @@ public final class History {
 
     deinit { database.close() }
 
+    /// Checks, before a long run, that a run could be added to `location` when it ends: an
+    /// existing history opens (it is a history, of a schema this build knows; a server
+    /// answers) and its file can be written; where no SQLite file exists yet, its directory
+    /// can be made and a file written in it. Leaves nothing behind.
+    package static func checkWritable(_ location: HistoryLocation) throws {
+        switch location {
+        case .sqlite(let path):
+            if FileManager.default.fileExists(atPath: path) {
+                _ = try History(location, create: false)
+                if let reason = SQLiteDatabase.unwritableReason(path) { throw BenchError.history(location: path, problem: reason) }
+                return
+            }
+            if let reason = SQLiteDatabase.nameTooLong(path) { throw BenchError.history(location: path, problem: reason) }
+            // Make what `add` would make, write a probe beside the file, and take it all away again.
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            var missing: [URL] = []
+            var ancestor = directory
+            while !FileManager.default.fileExists(atPath: ancestor.path) && ancestor.path != "/" {
+                missing.append(ancestor)
+                ancestor.deleteLastPathComponent()
+            }
+            defer { for made in missing { try? FileManager.default.removeItem(at: made) } }
+            do {
+                try ResultsFiles.createWritable(directory)
+            } catch {
+                throw BenchError.history(location: path, problem: "cannot be created: \(FileProblem.describe(error, at: URL(fileURLWithPath: path)))")
+            }
+        case .postgres:
+            _ = try History(location, create: true)
+        }
+    }
+
+    /// The longest run id a history stores (`schedbench run` makes ids of 22 characters).
+    static let longestRunID = 200
+
     // MARK: Adding
 
     public enum AddOutcome: Equatable, Sendable {
@@ -50,6 +85,11 @@ public final class History {
     /// when anything fails, nothing.
     public func add(_ cases: [CaseResult], provenance: Provenance) throws -> AddOutcome {
         guard !cases.isEmpty else { throw BenchError.history(location: location.description, problem: "run \(provenance.runID) has no cases to add") }
+        guard provenance.runID.count <= Self.longestRunID else {
+            throw BenchError.history(
+                location: location.description,
+                problem: "a run id of \(provenance.runID.count) characters (\(provenance.runID.prefix(24))…) is longer than the \(Self.longestRunID) a history keeps; nothing was added")
+        }
         let values = cases.reduce(0) { $0 + $1.trials.reduce(0) { $0 + $1.metrics.count } }
         return try database.transaction { connection in
             if !(try connection.query("SELECT 1 FROM runs WHERE run_id = ?", [.text(provenance.runID)]).isEmpty) {

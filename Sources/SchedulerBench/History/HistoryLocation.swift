@@ -29,11 +29,19 @@ public enum HistoryLocation: Sendable, Equatable, CustomStringConvertible {
         public var tls: TLSMode
     }
 
-    /// Reads a `--db` value: a URL with scheme `postgres` or `postgresql`, else a file path.
-    /// Throws `BenchError.history` for a PostgreSQL URL that lacks a host, a user or a database,
-    /// or has an unknown `sslmode`.
+    /// Reads a `--db` value: a URL with scheme `postgres` or `postgresql` (in any case, as
+    /// URL schemes are), else a file path. Throws `BenchError.history` for any other URL
+    /// scheme (`mysql://…` is not taken for a file name), and for a PostgreSQL URL that
+    /// lacks a host, a user or a database, has a port outside 1...65535 or an unknown
+    /// `sslmode`. Messages never show the password.
     public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") else {
+        let scheme = Self.scheme(of: text)
+        guard let scheme, ["postgres", "postgresql"].contains(scheme.lowercased()) else {
+            if let scheme {
+                throw BenchError.history(
+                    location: Self.redacted(text),
+                    problem: "has the URL scheme '\(scheme)', which is not a history: give a SQLite file path or postgres://user@host/database")
+            }
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw BenchError.history(location: "''", problem: "names no file")
             }
@@ -45,8 +53,12 @@ public enum HistoryLocation: Sendable, Equatable, CustomStringConvertible {
                 location: Self.redacted(text),
                 problem: "\(problem) (expected postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require])")
         }
-        guard let url = URLComponents(string: text) else { throw fail("is not a URL") }
-        guard let host = url.host, !host.isEmpty else { throw fail("names no host") }
+        guard let url = URLComponents(string: "postgres" + text.dropFirst(scheme.count)) else { throw fail("is not a URL") }
+        guard var host = url.host, !host.isEmpty else { throw fail("names no host") }
+        // An IPv6 literal is written in brackets in a URL; the address itself has none.
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let port = url.port ?? 5432
+        guard (1...65535).contains(port) else { throw fail("port \(port) is outside 1...65535") }
         guard let user = url.user, !user.isEmpty else { throw fail("names no user") }
         let database = String(url.path.drop(while: { $0 == "/" }))
         guard !database.isEmpty, !database.contains("/") else { throw fail("names no database") }
@@ -64,7 +76,7 @@ public enum HistoryLocation: Sendable, Equatable, CustomStringConvertible {
         }
         self = .postgres(
             PostgresAddress(
-                host: host, port: url.port ?? 5432, user: user.removingPercentEncoding ?? user,
+                host: host, port: port, user: user.removingPercentEncoding ?? user,
                 password: url.password.map { $0.removingPercentEncoding ?? $0 } ?? environment["PGPASSWORD"],
                 database: database.removingPercentEncoding ?? database, tls: tls))
     }
@@ -73,8 +85,20 @@ public enum HistoryLocation: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .sqlite(let path): return path
-        case .postgres(let address): return "postgres://\(address.user)@\(address.host):\(address.port)/\(address.database)"
+        case .postgres(let address):
+            let host = address.host.contains(":") ? "[\(address.host)]" : address.host
+            return "postgres://\(address.user)@\(host):\(address.port)/\(address.database)"
         }
+    }
+
+    /// The URL scheme `text` starts with (letters, digits, `+`, `-`, `.` before `://`), if any.
+    static func scheme(of text: String) -> String? {
+        guard let separator = text.range(of: "://") else { return nil }
+        let scheme = text[..<separator.lowerBound]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return nil }
+        return String(scheme)
     }
 
     /// `text` with any password in it replaced, for messages about a URL that did not parse.

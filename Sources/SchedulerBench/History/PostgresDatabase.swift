@@ -3,18 +3,26 @@ import Foundation
 import PostgresNIO
 
 /// A history in PostgreSQL, shared by many runners, through postgres-nio (built with the
-/// `PostgreSQL` trait). The schema is the same as in SQLite, from the same
-/// `HistorySchema.migrations`; applied migrations are recorded in `schedbench_migrations`.
+/// `PostgreSQL` trait). The schema is the same as in SQLite, brought up to date by the same
+/// `HistorySchema.migrate`; applied migrations are recorded in `schedbench_migrations`.
 /// Migrating holds a transaction-scoped advisory lock, so runners starting at once upgrade the
 /// schema once. A database that has a `runs` or `trials` table but no history marker, and a
 /// history of a newer schema, are errors and are left alone.
 ///
 /// One connection, used from one thread at a time: each call blocks until the server
-/// answers (the CLI is synchronous; the history's work is a few statements per command).
+/// answers (the CLI is synchronous; the history's work is a few statements per command),
+/// for `answerSeconds` at most. A server that stops answering, or a connection that
+/// closes, is an error naming the server, and the connection is then dead: every later
+/// statement fails at once, so a transaction's rollback cannot wait again. The
+/// transaction was not committed, so nothing of it is stored.
 final class PostgresDatabase: SQLDatabase {
     private let connection: PostgresConnection
     private let location: String
     private let logger: Logger
+    private let liveness = Liveness()
+
+    /// How long one statement (or the connection's setup) may wait for the server.
+    static let answerSeconds: Double = 15
 
     /// The advisory lock key migrations hold ("schedbnc" in ASCII).
     private static let migrationLock: Int64 = 0x7363_6865_6462_6E63
@@ -38,11 +46,13 @@ final class PostgresDatabase: SQLDatabase {
         }
         let configuration = PostgresConnection.Configuration(
             host: address.host, port: address.port, username: address.user, password: address.password, database: address.database, tls: tls)
-        let location = self.location
+        let (location, connectionLogger) = (self.location, logger)
         do {
-            connection = try Blocking.wait { try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger) }
+            connection = try Blocking.wait(seconds: Self.answerSeconds) {
+                try await PostgresConnection.connect(configuration: configuration, id: 1, logger: connectionLogger)
+            }
         } catch {
-            throw BenchError.history(location: location, problem: "cannot connect: \(Self.describe(error))")
+            throw BenchError.history(location: location, problem: "cannot connect: \(Self.describe(error, address: address))")
         }
         guard migrating else { return }
         do {
@@ -59,33 +69,14 @@ final class PostgresDatabase: SQLDatabase {
             let tables = Set(
                 try connection.query(
                     "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name IN (?, ?, ?, ?)",
-                    (HistorySchema.tables + ["schedbench_migrations"]).map { .text($0) }
+                    (HistorySchema.tables + [HistorySchema.migrationsTable]).map { .text($0) }
                 ).compactMap { $0.first?.text })
-            let format =
-                tables.contains("schedbench_history")
-                ? try connection.query("SELECT value FROM schedbench_history WHERE key = ?", [.text(HistorySchema.formatKey)]).first?.first?.text
-                : nil
-            if !tables.isDisjoint(with: ["runs", "trials"]) && format != HistorySchema.formatValue {
-                throw BenchError.history(
-                    location: location,
-                    problem:
-                        "holds tables named like a history's (\(tables.sorted().joined(separator: ", "))) but is not a schedbench history; nothing was changed"
-                )
-            }
-            if !tables.contains("schedbench_migrations") {
-                try connection.execute("CREATE TABLE schedbench_migrations (identifier TEXT PRIMARY KEY)", [])
-            }
-            let applied = Set(try connection.query("SELECT identifier FROM schedbench_migrations", []).compactMap { $0.first?.text })
-            try HistorySchema.refuseNewer(applied: applied, at: location)
-            for migration in HistorySchema.migrations where !applied.contains(migration.identifier) {
-                for statement in migration.statements { try connection.execute(statement, []) }
-                try connection.execute("INSERT INTO schedbench_migrations (identifier) VALUES (?)", [.text(migration.identifier)])
-            }
+            try HistorySchema.migrate(connection, tables: tables, foreignIfOtherTables: false, at: location)
         }
     }
 
     func transaction<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        let statements = Statements(connection: connection, logger: logger, location: location)
+        let statements = Statements(connection: connection, logger: logger, location: location, liveness: liveness)
         try statements.execute("BEGIN", [])
         do {
             let result = try body(statements)
@@ -99,23 +90,65 @@ final class PostgresDatabase: SQLDatabase {
 
     func close() {
         let connection = connection
-        try? Blocking.wait { try await connection.close() }
+        guard liveness.isAlive else {
+            // Nothing to say goodbye to: close the socket without waiting for the server.
+            connection.close().whenComplete { _ in }
+            return
+        }
+        try? Blocking.wait(seconds: Self.answerSeconds, closed: connection.closeFuture) { try await connection.close() }
     }
 
-    /// The server's own message when there is one (postgres-nio's description hides it).
-    static func describe(_ error: any Error) -> String {
+    /// What went wrong, in words that say what to do: the server's own message when there
+    /// is one (postgres-nio's description hides it), else the connection's problem.
+    static func describe(_ error: any Error, address: HistoryLocation.PostgresAddress? = nil) -> String {
+        let server = address.map { "\($0.host):\($0.port)" } ?? "the server"
+        switch error {
+        case Blocking.Abandoned.timedOut(let seconds):
+            return "\(server) did not answer within \(Int(seconds)) s (is it running and reachable?)"
+        case Blocking.Abandoned.connectionClosed:
+            return "\(server) closed the connection"
+        default: break
+        }
         guard let error = error as? PSQLError else { return "\(error)" }
         if let message = error.serverInfo?[.message] {
             return error.serverInfo?[.sqlState].map { "\(message) (SQLSTATE \($0))" } ?? message
         }
-        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
-        return "\(error.code)"
+        switch error.code {
+        case .authMechanismRequiresPassword:
+            return "the server asks for a password: give it in the URL (postgres://user:password@…) or in PGPASSWORD"
+        case .sslUnsupported:
+            return "the server does not offer TLS, which sslmode=require demands: add ?sslmode=disable or ?sslmode=prefer to the URL"
+        case .serverClosedConnection, .uncleanShutdown:
+            return "\(server) closed the connection"
+        default: break
+        }
+        let underlying = error.underlying.map { "\($0)" } ?? ""
+        if underlying.contains("Connection refused") {
+            return "nothing listens at \(server) (connection refused): is the server running, and on this port?"
+        }
+        if underlying.contains("UnknownHost") || underlying.contains("unknown host") {
+            return "cannot resolve the host '\(address?.host ?? "?")'"
+        }
+        if underlying.contains("timed out") || underlying.contains("connectTimeout") {
+            return "\(server) did not accept the connection in time (is it reachable?)"
+        }
+        return underlying.isEmpty ? "\(error.code)" : "\(error.code): \(underlying)"
+    }
+
+    /// Whether the connection can still be used: false once a statement waited past its
+    /// deadline or saw the connection close.
+    private final class Liveness: @unchecked Sendable {
+        private let lock = NSLock()
+        private var alive = true
+        var isAlive: Bool { lock.withLock { alive } }
+        func markDead() { lock.withLock { alive = false } }
     }
 
     private struct Statements: SQLConnection {
         let connection: PostgresConnection
         let logger: Logger
         let location: String
+        let liveness: Liveness
 
         func execute(_ sql: String, _ arguments: [SQLValue]) throws {
             _ = try query(sql, arguments)
@@ -124,8 +157,11 @@ final class PostgresDatabase: SQLDatabase {
         func query(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
             let query = PostgresQuery(unsafeSQL: Self.numberingPlaceholders(sql), binds: Self.bindings(arguments))
             let (connection, logger) = (connection, logger)
+            guard liveness.isAlive else {
+                throw BenchError.history(location: location, problem: "the connection to the server was lost earlier; nothing more was sent")
+            }
             do {
-                return try Blocking.wait {
+                return try Blocking.wait(seconds: PostgresDatabase.answerSeconds, closed: connection.closeFuture) {
                     var rows: [[SQLValue]] = []
                     for try await row in try await connection.query(query, logger: logger) {
                         rows.append(try row.map(Self.value))
@@ -133,6 +169,8 @@ final class PostgresDatabase: SQLDatabase {
                     return rows
                 }
             } catch {
+                if error is Blocking.Abandoned { liveness.markDead() }
+                if let error = error as? PSQLError, [.serverClosedConnection, .uncleanShutdown].contains(error.code) { liveness.markDead() }
                 throw BenchError.history(location: location, problem: Self.describe(error))
             }
         }

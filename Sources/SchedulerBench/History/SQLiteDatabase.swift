@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 
-/// A history in a SQLite file, through GRDB. The schema is created and upgraded by GRDB's
-/// `DatabaseMigrator` from `HistorySchema.migrations`.
+/// A history in a SQLite file, through GRDB. The schema is created and upgraded by
+/// `HistorySchema.migrate`, as in PostgreSQL.
 ///
 /// Opening checks before it changes anything: a file that is not a SQLite database, a
 /// database that holds other tables and no history marker, and a history written by a newer
@@ -37,40 +37,35 @@ final class SQLiteDatabase: SQLDatabase {
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
         } catch {
-            throw BenchError.history(location: path, problem: Self.describe(error))
+            throw BenchError.history(location: path, problem: Self.describe(error, path: path))
         }
         try migrate()
     }
 
+    /// Checks the file, and migrates it when a migration is pending. The check reads only,
+    /// so a read-only history of the current schema still opens for `list` and `compare`.
+    /// Migrating is one `BEGIN IMMEDIATE` transaction, which takes the write lock before it
+    /// looks again: processes creating a new history at once wait for each other (up to the
+    /// busy timeout) and the later ones find the schema made.
     private func migrate() throws {
-        var migrator = DatabaseMigrator()
-        for migration in HistorySchema.migrations {
-            migrator.registerMigration(migration.identifier) { db in
-                for statement in migration.statements { try db.execute(sql: statement) }
-            }
+        func tables(_ db: Database) throws -> Set<String> {
+            Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
         }
         do {
-            let (tables, applied, format) = try queue.read { db in
-                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-                let applied = tables.contains("grdb_migrations") ? try migrator.appliedIdentifiers(db) : []
-                let format =
-                    tables.contains("schedbench_history")
-                    ? try String.fetchOne(db, sql: "SELECT value FROM schedbench_history WHERE key = ?", arguments: [HistorySchema.formatKey]) : nil
-                return (tables, applied, format)
+            let current = try queue.read { db in
+                try HistorySchema.inspect(Connection(db: db), tables: try tables(db), foreignIfOtherTables: true, at: path).isCurrent
             }
-            let user = tables.filter { $0 != "grdb_migrations" }
-            if !user.isEmpty && format != HistorySchema.formatValue {
-                throw BenchError.history(
-                    location: path,
-                    problem:
-                        "holds a database that is not a schedbench history (tables: \(user.sorted().joined(separator: ", "))); nothing was changed")
+            guard !current else { return }
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    try HistorySchema.migrate(Connection(db: db), tables: try tables(db), foreignIfOtherTables: true, at: path)
+                    return .commit
+                }
             }
-            try HistorySchema.refuseNewer(applied: applied, at: path)
-            try migrator.migrate(queue)
         } catch let error as BenchError {
             throw error
         } catch {
-            throw BenchError.history(location: path, problem: Self.describe(error))
+            throw BenchError.history(location: path, problem: Self.describe(error, path: path))
         }
     }
 
@@ -80,7 +75,7 @@ final class SQLiteDatabase: SQLDatabase {
         } catch let error as BenchError {
             throw error
         } catch {
-            throw BenchError.history(location: path, problem: Self.describe(error))
+            throw BenchError.history(location: path, problem: Self.describe(error, path: path))
         }
     }
 
@@ -88,16 +83,43 @@ final class SQLiteDatabase: SQLDatabase {
         try? queue.close()
     }
 
-    /// GRDB's error in words: "is not a SQLite database" for a file of something else.
-    static func describe(_ error: any Error) -> String {
+    /// GRDB's error in words: "is not a SQLite database" for a file of something else; for
+    /// a file that cannot be opened or written, which of the file, its name or its
+    /// directory is the reason.
+    static func describe(_ error: any Error, path: String? = nil) -> String {
         guard let error = error as? DatabaseError else { return "\(error)" }
         switch error.resultCode {
         case .SQLITE_NOTADB: return "is not a SQLite database; nothing was changed"
         case .SQLITE_CORRUPT: return "is a corrupted SQLite database (\(error.message ?? "malformed")); nothing was changed"
         case .SQLITE_BUSY: return "is locked by another writer (waited 30 s)"
-        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM: return "cannot be opened for writing (\(error.message ?? "\(error.resultCode)"))"
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
+            if let path, let reason = Self.unwritableReason(path) { return reason }
+            return "cannot be opened for writing (\(error.message ?? "\(error.resultCode)"))"
         default: return error.message ?? "\(error)"
         }
+    }
+
+    /// Says so when `path`'s file name is longer than its directory's file system allows.
+    static func nameTooLong(_ path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        let name = url.lastPathComponent
+        let longest = Int(pathconf(url.deletingLastPathComponent().path, Int32(_PC_NAME_MAX)))
+        guard longest > 0, name.utf8.count > longest else { return nil }
+        return "cannot be created: its file name is \(name.utf8.count) bytes long, and this file system allows \(longest)"
+    }
+
+    /// Why `path` cannot be opened for writing, when the file system says: a name too long,
+    /// a read-only file, or a directory SQLite cannot write its journal into.
+    static func unwritableReason(_ path: String) -> String? {
+        if let tooLong = nameTooLong(path) { return tooLong }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if FileManager.default.fileExists(atPath: path) && access(path, W_OK) != 0 {
+            return "cannot be written: the file is read-only"
+        }
+        if access(directory, W_OK) != 0 {
+            return "cannot be written: its directory \(directory) is not writable, and SQLite writes its journal there, beside the file"
+        }
+        return nil
     }
 
     private struct Connection: SQLConnection {

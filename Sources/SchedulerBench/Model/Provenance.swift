@@ -124,7 +124,8 @@ public struct Provenance: Codable, Sendable, Equatable {
         compact.locale = Locale(identifier: "en_US_POSIX")
         compact.timeZone = TimeZone(identifier: "UTC")
         compact.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let suffix = String(UInt32.random(in: 0...0xFFFF), radix: 16)
+        // Zero-padded: every run id of one second has the same length and sorts as it reads.
+        let suffix = String(format: "%04x", UInt32.random(in: 0...0xFFFF))
         return Provenance(
             runID: "\(compact.string(from: date))-\(suffix)",
             timestamp: stamp.string(from: date),

@@ -54,13 +54,19 @@ public enum ResultsFiles {
     /// anything is measured. Throws `BenchError.unwritable` saying why not.
     public static func prepare(_ directory: URL) throws {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let probe = directory.appendingPathComponent(".schedbench-write-test")
-            try Data().write(to: probe)
-            try FileManager.default.removeItem(at: probe)
+            try createWritable(directory)
         } catch {
             throw BenchError.unwritable(path: directory.path, problem: FileProblem.describe(error, at: directory.appendingPathComponent("x")))
         }
+    }
+
+    /// Creates `directory` if needed and writes and removes a probe file in it: what a
+    /// writer will do, tried before the work that precedes the writing.
+    static func createWritable(_ directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let probe = directory.appendingPathComponent(".schedbench-write-test-\(getpid())")
+        try Data().write(to: probe)
+        try FileManager.default.removeItem(at: probe)
     }
 
     /// Writes both files atomically into `directory` (which must exist).

@@ -8,12 +8,17 @@ public struct ReportInput: Sendable {
     public var provenance: Provenance?
     /// Each latency case's distribution, when its `.hgrm` file is there.
     public var latency: [BenchCase: [LatencyFiles.Percentile]]
+    /// How much of the run the results hold (`run-status.json`), when it says.
+    public var status: RunStatus?
 
-    public init(path: String, cases: [CaseResult], provenance: Provenance?, latency: [BenchCase: [LatencyFiles.Percentile]] = [:]) {
+    public init(
+        path: String, cases: [CaseResult], provenance: Provenance?, latency: [BenchCase: [LatencyFiles.Percentile]] = [:], status: RunStatus? = nil
+    ) {
         self.path = path
         self.cases = cases
         self.provenance = provenance
         self.latency = latency
+        self.status = status
     }
 
     /// Reads a results directory (or its `results.csv`; distributions come from the
@@ -27,6 +32,6 @@ public struct ReportInput: Sendable {
         for result in cases {
             if let distribution = files[LatencyFiles.fileName(result.benchCase)] { latency[result.benchCase] = distribution }
         }
-        return ReportInput(path: path, cases: cases, provenance: provenance, latency: latency)
+        return ReportInput(path: path, cases: cases, provenance: provenance, latency: latency, status: try RunStatus.read(in: directory))
     }
 }

@@ -59,6 +59,11 @@ enum ReportSections {
 
     static func overview(_ run: ReportInput, base: ReportInput?) -> String {
         var html = ""
+        if let status = run.status, !status.isComplete {
+            html +=
+                "<p><span class=\"verdict fail\">partial run</span> The run stopped early (interrupted, terminated, or a case could not run): "
+                + "its results hold \(status.finished) of the \(status.planned) cases it set out to measure.</p>"
+        }
         let failing = run.cases.filter { $0.correctnessFailures > 0 }
         if failing.isEmpty {
             html +=
@@ -158,7 +163,7 @@ enum ReportSections {
             if key.payloadBytes > 0 { title += ", \(key.payloadBytes) B payload" }
             if key.rateHz > 0 { title += ", \(ValueFormat.count.string(Double(key.rateHz))) Hz" }
             return LineChart(
-                title: title, xLabel: "producers (threads)", yLabel: "throughput (events/s)", xFormat: .count, yFormat: .count, series: series
+                title: title, xLabel: "producers (threads)", yLabel: "throughput (events/s)", xFormat: .wholeCount, yFormat: .count, series: series
             ).render(
                 id: chartID(
                     "scaling", key.workload.rawValue, key.scheduler.rawValue, String(key.events), String(key.payloadBytes), String(key.rateHz)))

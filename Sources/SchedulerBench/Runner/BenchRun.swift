@@ -2,14 +2,16 @@ import Foundation
 
 /// A whole run: every case in order, each in this process or (with `RunOptions.isolate`)
 /// in a child of its own, with the results written atomically after each case, so an
-/// interrupted or failed run keeps what it finished.
+/// interrupted or failed run keeps what it finished, and `run-status.json` says how much
+/// that is (`RunStatus`).
 ///
 /// Progress goes to the `observer` as `BenchEvent`s. A cancelled `cancellation` stops the
 /// run at the case in progress's next trial (a child running it is killed): that case is
 /// dropped, the finished ones stay written. Call `execute()` off the main thread while the main
 /// thread drains the main queue (`MainThreadDriver`), as the workloads on `main` need.
 public final class BenchRun {
-    /// Where a run writes `results.csv` and `summary.csv`.
+    /// Where a run writes its files (`results.csv` and `summary.csv`; a stress run's
+    /// `stress.csv`) and the provenance they carry.
     public struct Output: Sendable {
         public var directory: URL
         public var provenance: Provenance
@@ -103,6 +105,7 @@ public final class BenchRun {
                 do {
                     let results = outcome.results
                     try ResultsFiles.write(results, provenance: output.provenance, to: output.directory)
+                    try RunStatus(planned: cases.count, finished: results.count).write(to: output.directory)
                     // An earlier run's distributions go once this run has its first case.
                     if outcome.writtenCases == 0 { LatencyFiles.removeAll(in: output.directory) }
                     if case .success(let caseResult) = result { try LatencyFiles.write(caseResult, in: output.directory) }

@@ -1,3 +1,5 @@
+import RxSchedulers
+
 /// What one scenario's stress run found. Codable: a scenario runs in a child process and
 /// its result travels back over the child protocol.
 public struct StressResult: Codable, Sendable {
@@ -20,13 +22,17 @@ public struct StressResult: Codable, Sendable {
     public var secondsToFirstViolation: Double?
     /// Stress points were active (a build with the `StressHooks` trait).
     public var hooksCompiled: Bool
+    /// The spinning threads that competed for the cores (`--threads`).
+    public var spinners: Int
+    /// The seeded bug the core ran with (`RXSCHEDULERS_SEEDED_BUG`), if any.
+    public var seededBug: String?
     /// When the scenario's child crashed: the end of what it wrote to standard error, the
     /// Swift runtime's backtrace of every thread (at most `StressRun.keptCrashOutput` bytes).
     public var crashLog: String?
 
     public static let sampleLimit = 10
 
-    public init(scenario: StressScenarioName, seed: UInt64, hooksCompiled: Bool) {
+    public init(scenario: StressScenarioName, seed: UInt64, hooksCompiled: Bool, spinners: Int = StressOptions.defaultSpinners, seededBug: String? = nil) {
         self.scenario = scenario
         self.seed = seed
         iterations = 0
@@ -36,6 +42,8 @@ public struct StressResult: Codable, Sendable {
         samples = []
         outcomes = []
         self.hooksCompiled = hooksCompiled
+        self.spinners = spinners
+        self.seededBug = seededBug
     }
 
     public var violationCount: Int { violations.values.reduce(0, +) }
@@ -45,9 +53,13 @@ public struct StressResult: Codable, Sendable {
     /// The iterations a replay must run to reach the failing one.
     public var replayIterations: Int? { failingIteration.map { $0 + 1 } }
 
-    /// The command that replays the failure (the same scenario, seed and iterations).
+    /// The command that replays the failure: the same scenario, seed, iterations and
+    /// spinning threads, under the same seeded bug. Pasted into a shell it runs as is.
     public var replayCommand: String? {
-        replayIterations.map { "schedbench stress --scenario \(scenario.rawValue) --seed \(seed) --iterations \($0)" }
+        replayIterations.map { iterations in
+            let bug = seededBug.map { "\(SeededBug.environmentVariable)=\($0) " } ?? ""
+            return "\(bug)schedbench stress --scenario \(scenario.rawValue) --seed \(seed) --iterations \(iterations) --threads \(spinners)"
+        }
     }
 
     /// Records a violation seen at `iteration` after `seconds`.

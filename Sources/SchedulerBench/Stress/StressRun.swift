@@ -41,6 +41,10 @@ public struct StressRun: Sendable {
         /// Scenarios that could not run at all (the child could not start).
         public var errors: [(StressScenarioName, BenchError)] = []
         public var interrupted = false
+        /// The crash logs written beside `stress.csv`.
+        public var crashLogs: [URL] = []
+        /// Why `stress.csv` could not be written, when it could not.
+        public var writeError: BenchError?
 
         /// Scenarios with a violation, a hang or a crash.
         public var failures: [StressResult] { results.filter { !$0.passed } }
@@ -49,14 +53,21 @@ public struct StressRun: Sendable {
     public var plan: Plan
     /// The schedbench binary whose `_child` runs the scenarios.
     public var executable: String
+    /// Where `stress.csv` (and crash logs) go: written after every scenario, so what
+    /// finished is on disk whenever the run ends.
+    public var output: BenchRun.Output?
     public var observer: any BenchObserver
+    /// Once cancelled, the scenario in progress stops at the end of its current iteration
+    /// (its child is asked to, with SIGUSR1) and keeps what it found; no further one starts.
     public var cancellation: CancellationToken
 
     public init(
-        plan: Plan, executable: String? = nil, observer: any BenchObserver = SilentObserver(), cancellation: CancellationToken = CancellationToken()
+        plan: Plan, executable: String? = nil, output: BenchRun.Output? = nil, observer: any BenchObserver = SilentObserver(),
+        cancellation: CancellationToken = CancellationToken()
     ) {
         self.plan = plan
         self.executable = executable ?? ChildProcess.currentExecutable
+        self.output = output
         self.observer = observer
         self.cancellation = cancellation
     }
@@ -64,6 +75,9 @@ public struct StressRun: Sendable {
     public func execute() -> Outcome {
         var outcome = Outcome()
         let options = plan.scenarioOptions
+        // Children inherit the disposition: ignored until a stress child listens for it, so a
+        // request to stop that comes before then cannot kill the child.
+        signal(ChildService.stopSignal, SIG_IGN)
         for (index, scenario) in plan.scenarios.enumerated() {
             if cancellation.isCancelled {
                 outcome.interrupted = true
@@ -73,12 +87,25 @@ public struct StressRun: Sendable {
             do {
                 let result = try runInChild(scenario, options)
                 outcome.results.append(result)
+                write(&outcome)
                 observer.benchEvent(.scenarioFinished(result))
             } catch {
                 outcome.errors.append((scenario, BenchError(error)))
             }
+            if cancellation.isCancelled { outcome.interrupted = true }
         }
         return outcome
+    }
+
+    /// Writes everything found so far (atomically), when the run has an output.
+    private func write(_ outcome: inout Outcome) {
+        guard let output else { return }
+        do {
+            outcome.crashLogs = try StressFile.write(outcome.results, provenance: output.provenance, to: output.directory)
+            outcome.writeError = nil
+        } catch {
+            outcome.writeError = BenchError(error)
+        }
     }
 
     /// How much of a crashed child's standard error a result keeps: a backtrace of every
@@ -102,7 +129,8 @@ public struct StressRun: Sendable {
         let started = Date()
         do {
             let reply = try child.run(
-                ChildRequest(job: .stress(scenario, options), cases: [], options: RunOptions()), observer: tracker, timeout: limit)
+                ChildRequest(job: .stress(scenario, options), cases: [], options: RunOptions()), observer: tracker, timeout: limit,
+                stopping: cancellation)
             if let failure = reply.failure { throw failure }
             guard let result = reply.stress else {
                 throw BenchError.childFailed(executable: child.name, problem: "replied to a stress request without a stress result")
@@ -110,7 +138,9 @@ public struct StressRun: Sendable {
             return result
         } catch BenchError.childFailed(_, let problem) where tracker.lastIteration != nil {
             // It started and then died: the scenario crashed it.
-            var result = StressResult(scenario: scenario, seed: options.seed, hooksCompiled: StressHooks.isCompiled)
+            var result = StressResult(
+                scenario: scenario, seed: options.seed, hooksCompiled: StressHooks.isCompiled, spinners: options.spinners,
+                seededBug: SeededBug.active?.rawValue)
             let iteration = tracker.lastIteration!
             result.iterations = iteration + 1
             result.durationSeconds = Date().timeIntervalSince(started)

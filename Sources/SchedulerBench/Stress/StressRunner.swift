@@ -30,7 +30,10 @@ public enum StressRunner {
         let spinners = Spinners(count: options.spinners)
         defer { spinners.stop() }
         // Locked boxes rather than `Mutex`: ThreadSanitizer sees pthread locks, not Mutex's futex.
-        let state = LockedBox(StressResult(scenario: scenario, seed: options.seed, hooksCompiled: StressHooks.isCompiled))
+        let state = LockedBox(
+            StressResult(
+                scenario: scenario, seed: options.seed, hooksCompiled: StressHooks.isCompiled, spinners: options.spinners,
+                seededBug: SeededBug.active?.rawValue))
         let outcomeTable = LockedBox([String: StressOutcome]())
         let heartbeat = Heartbeat()
         let finished = DispatchSemaphore(value: 0)

@@ -23,24 +23,21 @@ class SchedBenchTestCase: XCTestCase {
     }
 
     /// Runs `schedbench arguments…` (or another executable) to its end.
-    func schedbench(_ arguments: [String], environment: [String: String] = [:], executable: URL? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = executable ?? self.executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // stderr on another thread, so that neither pipe can fill while the other is read.
-        let errors = ErrorsReader(err.fileHandleForReading)
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.wait()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+    func schedbench(
+        _ arguments: [String], environment: [String: String] = [:], executable: URL? = nil, workingDirectory: URL? = nil
+    ) throws -> Run {
+        let launched = try Launched(
+            executable: executable ?? self.executable, arguments: arguments, environment: environment, workingDirectory: workingDirectory)
+        let status = launched.exitStatus(within: .infinity)!
+        return Run(status: status, stdout: launched.stdout, stderr: launched.stderr)
+    }
+
+    /// `schedbench arguments…` started and left running: its output is collected as it
+    /// comes, for tests that act while it runs (signals, a server that dies).
+    func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> Launched {
+        let launched = try Launched(executable: executable, arguments: arguments, environment: environment, workingDirectory: nil)
+        addTeardownBlock { launched.kill() }
+        return launched
     }
 
     /// A fresh directory path (not created), removed after the test.
@@ -61,19 +58,66 @@ class SchedBenchTestCase: XCTestCase {
     }
 }
 
-private final class ErrorsReader: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
 
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
+/// A running `schedbench`, its standard output and error collected as they arrive.
+final class Launched: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSLock()
+    private var out = Data()
+    private var err = Data()
+    private let readers = DispatchGroup()
+
+    init(executable: URL, arguments: [String], environment: [String: String], workingDirectory: URL?) throws {
+        process.executableURL = executable
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        try process.run()
+        for (handle, isOut) in [(outPipe.fileHandleForReading, true), (errPipe.fileHandleForReading, false)] {
+            readers.enter()
+            Thread.detachNewThread { [self] in
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    lock.withLock { if isOut { out.append(chunk) } else { err.append(chunk) } }
+                }
+                readers.leave()
+            }
         }
     }
 
-    func wait() -> Data {
-        done.wait()
-        return data
+    var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
+    var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+
+    /// Waits until `condition` holds of (stdout, stderr), for `seconds` at most; whether it did.
+    @discardableResult
+    func waitFor(seconds: Double, _ condition: (_ stdout: String, _ stderr: String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition(stdout, stderr) { return true }
+            if !process.isRunning { return condition(stdout, stderr) }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return condition(stdout, stderr)
+    }
+
+    /// Waits for the process to end, `seconds` at most: its status, nil if it still runs.
+    func exitStatus(within seconds: Double) -> Int32? {
+        if seconds.isInfinite { process.waitUntilExit() }
+        let deadline = Date().addingTimeInterval(seconds.isInfinite ? 0 : seconds)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        guard !process.isRunning else { return nil }
+        readers.wait()
+        return process.terminationStatus
+    }
+
+    func signal(_ number: Int32) { Glibc.kill(process.processIdentifier, number) }
+
+    func kill() {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
     }
 }

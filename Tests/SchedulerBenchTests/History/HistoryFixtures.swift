@@ -26,3 +26,11 @@ enum HistoryFixtures {
             })
     }
 }
+
+/// Errors collected from concurrent writers.
+final class ErrorList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [any Error] = []
+    func append(_ error: any Error) { lock.withLock { errors.append(error) } }
+    var all: [any Error] { lock.withLock { errors } }
+}

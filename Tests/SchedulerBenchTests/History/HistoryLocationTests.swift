@@ -43,4 +43,36 @@ final class HistoryLocationTests: XCTestCase {
             }
         }
     }
+
+    /// URL schemes are case-insensitive (RFC 3986): `POSTGRES://…` is the server, not a
+    /// file named `POSTGRES:`; any other scheme is an error, and no message shows the password.
+    func testSchemesAreCaseInsensitiveAndAnUnknownOneIsAnError() throws {
+        for text in ["POSTGRES://ci:S3cretPW@db.internal/bench", "Postgres://ci:S3cretPW@db.internal/bench", "PostgreSQL://ci:S3cretPW@db.internal/bench"] {
+            let location = try HistoryLocation(text, environment: [:])
+            guard case .postgres(let address) = location else { return XCTFail("\(text) read as \(location)") }
+            XCTAssertEqual(address.host, "db.internal")
+            XCTAssertEqual(address.password, "S3cretPW")
+            XCTAssertFalse(location.description.contains("S3cretPW"))
+        }
+        for text in ["mysql://x/y", "sqlite://ci:S3cretPW@host/db", "HTTP://example/history"] {
+            XCTAssertThrowsError(try HistoryLocation(text, environment: [:])) { error in
+                XCTAssertTrue("\(error)".contains("URL scheme"), "\(text): \(error)")
+                XCTAssertFalse("\(error)".contains("S3cretPW"), "\(text): \(error)")
+            }
+        }
+        XCTAssertEqual(try HistoryLocation("./odd:name.sqlite"), .sqlite(path: "./odd:name.sqlite"), "a path with a colon is still a path")
+    }
+
+    func testAPortOutsideItsRangeIsRefusedAndAnIPv6LiteralLosesItsBrackets() throws {
+        for port in ["0", "65536", "99999"] {
+            XCTAssertThrowsError(try HistoryLocation("postgres://ci@localhost:\(port)/bench", environment: [:])) { error in
+                XCTAssertTrue("\(error)".contains("port \(port) is outside 1...65535"), "\(error)")
+            }
+        }
+        let location = try HistoryLocation("postgres://ci@[::1]:6000/bench", environment: [:])
+        guard case .postgres(let address) = location else { return XCTFail("\(location)") }
+        XCTAssertEqual(address.host, "::1")
+        XCTAssertEqual(address.port, 6000)
+        XCTAssertEqual(location.description, "postgres://ci@[::1]:6000/bench")
+    }
 }

@@ -94,15 +94,27 @@ final class PostgresHistoryTests: XCTestCase {
         var unreachable = address
         unreachable.port = 1
         XCTAssertThrowsError(try History(.postgres(unreachable), create: true)) { error in
-            XCTAssertTrue("\(error)".contains("cannot connect"), "\(error)")
+            XCTAssertTrue("\(error)".contains("cannot connect: nothing listens at 127.0.0.1:1 (connection refused)"), "\(error)")
         }
     }
 
-    private final class ErrorList: @unchecked Sendable {
-        private let lock = NSLock()
-        private var errors: [any Error] = []
-        func append(_ error: any Error) { lock.withLock { errors.append(error) } }
-        var all: [any Error] { lock.withLock { errors } }
+    /// The server asks for a password (scram over TCP) and none was given: say where to give it.
+    func testAMissingPasswordSaysWhereToGiveIt() throws {
+        var anonymous = address
+        anonymous.password = nil
+        XCTAssertThrowsError(try History(.postgres(anonymous), create: true)) { error in
+            XCTAssertTrue("\(error)".contains("give it in the URL (postgres://user:password@…) or in PGPASSWORD"), "\(error)")
+        }
+    }
+
+    /// The test server offers no TLS: sslmode=require cannot be met, and the message says
+    /// which sslmode would connect.
+    func testTLSTheServerDoesNotOfferNamesTheSSLModeToUse() throws {
+        var demanding = address
+        demanding.tls = .require
+        XCTAssertThrowsError(try History(.postgres(demanding), create: true)) { error in
+            XCTAssertTrue("\(error)".contains("add ?sslmode=disable"), "\(error)")
+        }
     }
     #endif
 }

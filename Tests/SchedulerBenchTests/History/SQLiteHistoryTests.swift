@@ -19,14 +19,67 @@ final class SQLiteHistoryTests: XCTestCase {
     func testTrendsAreMediansPerCaseAndTestbed() throws { try HistoryBehaviour.trendsAreMediansPerCaseAndTestbed(fresh) }
     func testAFailedAddStoresNothing() throws { try HistoryBehaviour.aFailedAddStoresNothing(fresh) }
 
-    func testTheSchemaIsMigratedByGRDBAndKeptAcrossOpenings() throws {
+    func testTheSchemaIsVersionedAndKeptAcrossOpenings() throws {
         let file = path()
         _ = try History(.sqlite(path: file), create: true).add(
             [HistoryFixtures.result(HistoryFixtures.benchCase(), nanos: [1])], provenance: HistoryFixtures.provenance("a", minute: 1))
         let queue = try DatabaseQueue(path: file)
-        XCTAssertEqual(try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }, ["v1"])
+        XCTAssertEqual(try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM schedbench_migrations") }, ["v1"])
         try queue.close()
         XCTAssertEqual(try History(.sqlite(path: file), create: false).runs().map(\.runID), ["a"])
+    }
+
+    /// A history made by the builds that migrated with GRDB's migrator (migrations recorded in
+    /// `grdb_migrations` only), written here as they wrote it: it opens, keeps its runs and
+    /// takes new ones; its schema is current, so nothing of its bookkeeping changes.
+    func testAHistoryOfTheEarlierBuildsOpensAndKeepsItsRuns() throws {
+        let file = path()
+        let queue = try DatabaseQueue(path: file)
+        var migrator = DatabaseMigrator()
+        for migration in HistorySchema.migrations {
+            migrator.registerMigration(migration.identifier) { db in
+                for statement in migration.statements { try db.execute(sql: statement) }
+            }
+        }
+        try migrator.migrate(queue)
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO runs VALUES ('old-run', '2026-11-20T10:00:00Z', 'vm', 'AMD EPYC', 2, 'Debian', '6.3.1', 'abc', 'release',
+                        'k', 'none', 'none', '0.1', 'cpu=AMD EPYC; cores=2', 'quick', 1, '2026-11-20T10:05:00Z')
+                    """)
+        }
+        try queue.close()
+
+        let history = try History(.sqlite(path: file), create: true)
+        XCTAssertEqual(try history.runs().map(\.runID), ["old-run"])
+        _ = try history.add([HistoryFixtures.result(HistoryFixtures.benchCase(), nanos: [1])], provenance: HistoryFixtures.provenance("new", minute: 1))
+        let reopened = try DatabaseQueue(path: file)
+        defer { try? reopened.close() }
+        XCTAssertEqual(try reopened.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }, ["v1"])
+        XCTAssertEqual(try reopened.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM runs") }, 2)
+    }
+
+    /// Runners that create one new history file at once (parallel CI jobs sharing a cache):
+    /// every one's run is stored, none fails on "table already exists".
+    func testWritersCreatingANewHistoryTogetherAllStoreTheirRuns() throws {
+        for writers in [4, 8] {
+            for _ in 0..<5 {
+                let file = path()
+                let errors = ErrorList()
+                DispatchQueue.concurrentPerform(iterations: writers) { index in
+                    do {
+                        _ = try History(.sqlite(path: file), create: true).add(
+                            [HistoryFixtures.result(HistoryFixtures.benchCase(), nanos: [1, 2])],
+                            provenance: HistoryFixtures.provenance("writer-\(index)", minute: index))
+                    } catch {
+                        errors.append(error)
+                    }
+                }
+                XCTAssertEqual(errors.all.map { "\($0)" }, [], "\(writers) writers")
+                XCTAssertEqual(try History(.sqlite(path: file), create: false).runs().count, writers)
+            }
+        }
     }
 
     func testReadingAMissingHistoryIsAnErrorAndCreatesNothing() throws {
@@ -35,6 +88,51 @@ final class SQLiteHistoryTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("no history here yet"), "\(error)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: file))
+    }
+
+    /// A history whose file or directory cannot be written still opens for reading (list,
+    /// compare); adding says which of them is the reason.
+    func testAReadOnlyHistoryOpensForReadingAndSaysWhyItCannotBeWritten() throws {
+        let file = path()
+        _ = try History(.sqlite(path: file), create: true).add(
+            [HistoryFixtures.result(HistoryFixtures.benchCase(), nanos: [1])], provenance: HistoryFixtures.provenance("a", minute: 1))
+        let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        try Self.makeReadOnly(directory)
+        defer { Self.makeWritable(directory) }
+        let history = try History(.sqlite(path: file), create: false)
+        XCTAssertEqual(try history.runs().map(\.runID), ["a"])
+        XCTAssertThrowsError(
+            try history.add([HistoryFixtures.result(HistoryFixtures.benchCase(), nanos: [1])], provenance: HistoryFixtures.provenance("b", minute: 2))
+        ) { error in
+            XCTAssertTrue("\(error)".contains("its directory \(directory) is not writable"), "\(error)")
+        }
+    }
+
+    /// Read-only for everyone, root included: root ignores permission bits, but not the
+    /// immutable attribute (`chattr +i`).
+    private static func makeReadOnly(_ directory: String) throws {
+        if getuid() == 0 {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else { throw XCTSkip("as root this needs chattr (e2fsprogs)") }
+            let chattr = try Process.run(URL(fileURLWithPath: "/usr/bin/chattr"), arguments: ["+i", directory])
+            chattr.waitUntilExit()
+            guard chattr.terminationStatus == 0 else { throw XCTSkip("chattr +i failed here (the file system may not support it)") }
+        } else {
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory)
+        }
+    }
+
+    private static func makeWritable(_ directory: String) {
+        if getuid() == 0, let chattr = try? Process.run(URL(fileURLWithPath: "/usr/bin/chattr"), arguments: ["-i", directory]) {
+            chattr.waitUntilExit()
+        }
+        try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory)
+    }
+
+    func testAFileNameLongerThanTheFileSystemAllowsIsSaidSo() throws {
+        let file = URL(fileURLWithPath: path()).deletingLastPathComponent().appendingPathComponent(String(repeating: "h", count: 300) + ".sqlite").path
+        XCTAssertThrowsError(try History(.sqlite(path: file), create: true)) { error in
+            XCTAssertTrue("\(error)".contains("its file name is 307 bytes long, and this file system allows 255"), "\(error)")
+        }
     }
 
     func testADirectoryIsNotAHistory() throws {
@@ -60,7 +158,7 @@ final class SQLiteHistoryTests: XCTestCase {
         let newer = path("newer.sqlite")
         _ = try History(.sqlite(path: newer), create: true)
         let newerQueue = try DatabaseQueue(path: newer)
-        try newerQueue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2')") }
+        try newerQueue.write { try $0.execute(sql: "INSERT INTO schedbench_migrations (identifier) VALUES ('v2')") }
         try newerQueue.close()
         try assertRefused(newer, saying: "was written by a newer schedbench (schema v2); this one knows up to v1")
     }

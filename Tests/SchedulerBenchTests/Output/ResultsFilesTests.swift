@@ -143,4 +143,36 @@ final class ResultsFilesTests: XCTestCase {
         }
         XCTAssertNoThrow(try ResultsFiles.read(directory.path), "the uncorrupted file still reads")
     }
+
+    /// A run says how many of its planned cases its results hold: all of them when it
+    /// finished, fewer when it was cancelled.
+    func testARunWritesItsStatusAfterEveryCase() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-status-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let cases = [200, 300].map {
+            BenchCase(suite: "quick", workload: .trampolineNested, scheduler: .currentThread, strategy: .none, producers: 1, events: $0, payloadBytes: 0, rateHz: 0)
+        }
+        var options = RunOptions()
+        options.trials = 1
+        options.warmup = 0
+        options.countAllocations = false
+        let output = BenchRun.Output(directory: directory, provenance: provenance())
+        _ = try BenchRun(cases: cases, options: options, output: output).execute()
+        XCTAssertEqual(try RunStatus.read(in: directory), RunStatus(planned: 2, finished: 2))
+
+        /// Cancelled after the first case: one of two.
+        final class CancelAfterFirst: BenchObserver, @unchecked Sendable {
+            let token = CancellationToken()
+            func benchEvent(_ event: BenchEvent) { if case .caseFinished = event { _ = token.cancel() } }
+        }
+        let observer = CancelAfterFirst()
+        let outcome = try BenchRun(cases: cases, options: options, output: output, observer: observer, cancellation: observer.token).execute()
+        XCTAssertTrue(outcome.interrupted)
+        let status = try XCTUnwrap(try RunStatus.read(in: directory))
+        XCTAssertEqual(status, RunStatus(planned: 2, finished: 1))
+        XCTAssertFalse(status.isComplete)
+        try Data("not json".utf8).write(to: directory.appendingPathComponent(RunStatus.fileName))
+        XCTAssertThrowsError(try RunStatus.read(in: directory))
+    }
 }

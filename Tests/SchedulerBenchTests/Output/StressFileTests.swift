@@ -34,7 +34,7 @@ final class StressFileTests: XCTestCase {
         XCTAssertEqual(reentrant["status"], "failed")
         XCTAssertEqual(reentrant["hooks"], "absent")
         XCTAssertEqual(reentrant["failing_iteration"], "2")
-        XCTAssertEqual(reentrant["replay"], "schedbench stress --scenario main.counting --seed 42 --iterations 3")
+        XCTAssertEqual(reentrant["replay"], "schedbench stress --scenario main.counting --seed 42 --iterations 3 --threads 1")
         XCTAssertEqual(
             rows.filter { $0["scenario"] == "main.counting" && $0["record"] == "violation" }.map { $0["count"]! }.filter { $0 != "0" }, ["1"])
     }
@@ -44,7 +44,7 @@ final class StressFileTests: XCTestCase {
         XCTAssertTrue(text.contains("| mpsc.spec | passed | 10 | 5000 |"), text)
         XCTAssertTrue(text.contains("| main.counting | **failed** | 3 |"), text)
         XCTAssertTrue(text.contains("reentrant 1"), text)
-        XCTAssertTrue(text.contains("`schedbench stress --scenario main.counting --seed 42 --iterations 3`"), text)
+        XCTAssertTrue(text.contains("`schedbench stress --scenario main.counting --seed 42 --iterations 3 --threads 1`"), text)
         XCTAssertTrue(text.contains("| boundary race | acceptable | 5 |"), text)
     }
 }

@@ -115,6 +115,18 @@ final class RunReportTests: XCTestCase {
         XCTAssertTrue(unchanged.contains(": 0 regressed, 0 improved,"), "the same run on both sides")
     }
 
+    /// Defect: the report of an interrupted run did not say it was partial.
+    func testAPartialRunSaysSo() {
+        var partial = run(drainScale: 1)
+        partial.status = RunStatus(planned: 40, finished: partial.cases.count)
+        XCTAssertTrue(RunReport.render(run: partial).contains("partial run</span> The run stopped early"))
+        XCTAssertTrue(RunReport.render(run: partial).contains("its results hold \(partial.cases.count) of the 40 cases"))
+        var whole = run(drainScale: 1)
+        whole.status = RunStatus(planned: whole.cases.count, finished: whole.cases.count)
+        XCTAssertFalse(RunReport.render(run: whole).contains("partial run"))
+        XCTAssertFalse(RunReport.render(run: run(drainScale: 1)).contains("partial run"), "a run from before run-status.json says nothing")
+    }
+
     func testSectionsWithoutDataSayWhy() {
         let single = ReportInput(path: "r", cases: [throughput(.drain, producers: 1, 1e6, failures: 2)], provenance: nil)
         let html = RunReport.render(run: single)

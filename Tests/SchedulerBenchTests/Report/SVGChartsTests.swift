@@ -40,6 +40,23 @@ final class SVGChartsTests: XCTestCase {
         XCTAssertEqual(Set(StrategyName.allCases.map(Palette.color)).count, StrategyName.allCases.count, "every strategy its own colour")
     }
 
+    /// Defect: the Reports article called drain orange; the palette draws it green. The
+    /// article's colour words are checked against the palette.
+    func testTheReportsArticleNamesTheColoursThePaletteDraws() throws {
+        let article = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Sources/SchedulerBench/SchedulerBench.docc/Reports.md"),
+            encoding: .utf8
+        ).replacingOccurrences(of: "\n", with: " ")
+        let names = ["#0072B2": "blue", "#E69F00": "orange", "#009E73": "green"]
+        for strategy in [StrategyName.reference, .referenceGeneric, .drain] {
+            let colour = try XCTUnwrap(names[Palette.color(strategy)])
+            XCTAssertTrue(
+                article.contains("`\(strategy.rawValue)` is always \(colour)") || article.contains("`\(strategy.rawValue)` \(colour)"),
+                "the article should call \(strategy.rawValue) \(colour)")
+        }
+    }
+
     func testABarChartLabelsEachRowAndValue() {
         let chart = BarChart(
             title: "Allocations per event", valueLabel: "allocations/event", format: .count,
@@ -53,6 +70,62 @@ final class SVGChartsTests: XCTestCase {
         XCTAssertTrue(svg.contains(">0.1</text>") && svg.contains(">5</text>"))
         XCTAssertEqual(svg.components(separatedBy: "<rect").count - 1, 4, "two bars and two legend swatches")
         XCTAssertEqual(BarChart.shortened(String(repeating: "x", count: 60)).count, 50)
+    }
+
+    /// Defect: a long case label lost its start (the workload); it now loses its middle.
+    func testALongLabelKeepsItsStartAndItsEnd() {
+        let label = "observeOn.throughput concurrentMain/referenceGeneric p=8 n=1000000 1024 B"
+        let short = BarChart.shortened(label)
+        XCTAssertEqual(short.count, 50)
+        XCTAssertTrue(short.hasPrefix("observeOn.throughput"), short)
+        XCTAssertTrue(short.hasSuffix("n=1000000 1024 B"), short)
+        XCTAssertTrue(short.contains("…"), short)
+    }
+
+    /// Defect: a legend that wrapped onto a third row was drawn over the first bar.
+    func testABarChartStartsItsBarsBelowItsLegendHoweverItWraps() throws {
+        let strategies = StrategyName.allCases.filter { $0 != .none }
+        let chart = BarChart(
+            title: "Peak resident memory", valueLabel: "RSS", format: .bytes,
+            rows: strategies.map { .init(label: "observeOn.throughput serial/\($0.rawValue)", bars: [.init(series: $0.rawValue, color: Palette.color($0), value: 40e6)]) })
+        let svg = chart.render(id: "r")
+        let legendRows = Set(Self.numbers(in: svg, after: #"class="legend""#, attribute: "y"))
+        XCTAssertGreaterThanOrEqual(legendRows.count, 3, "the legend wraps into three rows or more")
+        let lastLegendRow = try XCTUnwrap(legendRows.max())
+        // Bars are the rects without a legend swatch's 8-pixel height.
+        let barTops = Self.rects(in: svg).filter { $0.height == 12 }.map(\.y)
+        XCTAssertEqual(barTops.count, strategies.count)
+        XCTAssertGreaterThan(try XCTUnwrap(barTops.min()), lastLegendRow + 4, "the first bar is below the legend's last row")
+    }
+
+    /// Defects: a producers axis showed 1.5 and 2.5 threads; a bytes axis ticked at
+    /// 19.1/38.1/57.2 MiB (decimal steps of bytes, written in MiB).
+    func testThreadAxesTickAtWholeThreadsAndByteAxesAtRoundUnits() {
+        let producers = LineChart.exactScale([1, 2, 3, 4], from: 0, to: 100, wholeNumbers: true)
+        XCTAssertEqual(producers.ticks, [1, 2, 3, 4])
+        XCTAssertTrue(LineChart.exactScale([1, 2], from: 0, to: 100, wholeNumbers: true).ticks.allSatisfy { $0 == $0.rounded() })
+        let rss = ChartScale.fitting([45e6, 60e6, 75e6], from: 0, to: 100, binary: true)
+        let mebibytes = rss.ticks.map { $0 / 1_048_576 }
+        XCTAssertTrue(mebibytes.allSatisfy { $0 == $0.rounded() && Int($0) % 10 == 0 }, "\(mebibytes)")
+        XCTAssertEqual(rss.ticks.map(ValueFormat.bytes.string).last, "\(Int(mebibytes.last!)) MiB")
+    }
+
+    private static func numbers(in svg: String, after marker: String, attribute: String) -> [Double] {
+        svg.components(separatedBy: "<text").filter { $0.contains(marker) }.compactMap { element in
+            guard let range = element.range(of: "\(attribute)=\"") else { return nil }
+            return Double(element[range.upperBound...].prefix { $0 != "\"" })
+        }
+    }
+
+    private static func rects(in svg: String) -> [(y: Double, height: Double)] {
+        svg.components(separatedBy: "<rect").dropFirst().compactMap { element in
+            func value(_ name: String) -> Double? {
+                guard let range = element.range(of: " \(name)=\"") else { return nil }
+                return Double(element[range.upperBound...].prefix { $0 != "\"" })
+            }
+            guard let y = value("y"), let height = value("height") else { return nil }
+            return (y, height)
+        }
     }
 
     func testAForestPlotPutsWorseToTheRight() {

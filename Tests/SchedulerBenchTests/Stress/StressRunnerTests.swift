@@ -28,7 +28,17 @@ final class StressRunnerTests: XCTestCase {
         XCTAssertEqual(result.failingIteration, 3)
         XCTAssertEqual(result.violations[.reorder], 1)
         XCTAssertEqual(result.outcomes, [StressOutcome(name: "ran", outcomeClass: .acceptable, count: 4)])
-        XCTAssertEqual(result.replayCommand, "schedbench stress --scenario trampoline.tree --seed 9 --iterations 4")
+        XCTAssertEqual(result.replayCommand, "schedbench stress --scenario trampoline.tree --seed 9 --iterations 4 --threads 1")
+    }
+
+    /// Pasted into a shell, the replay line replays: the seeded bug's variable and the
+    /// spinning threads are part of it.
+    func testTheReplayCommandCarriesTheSeededBugAndTheThreads() {
+        var result = StressResult(scenario: .trampolineTree, seed: 5, hooksCompiled: true, spinners: 0, seededBug: "trampolineRunsDisposed")
+        result.record(StressViolation(kind: .afterDispose, iteration: 6, detail: "ran"), atSecond: 1)
+        XCTAssertEqual(
+            result.replayCommand,
+            "RXSCHEDULERS_SEEDED_BUG=trampolineRunsDisposed schedbench stress --scenario trampoline.tree --seed 5 --iterations 7 --threads 0")
     }
 
     func testAForbiddenOutcomeIsAlsoAViolation() {

@@ -25,15 +25,17 @@ struct BarChart {
 
     func render(id: String) -> String {
         let barHeight = 12.0
-        let (top, bottom, right) = (54.0, 46.0, 70.0)
+        let (bottom, right) = (46.0, 70.0)
+        var legend: [(String, String)] = []
+        for bar in rows.flatMap(\.bars) where !legend.contains(where: { $0.0 == bar.series }) { legend.append((bar.series, bar.color)) }
+        // However many rows the legend wraps into, the bars start below its last one.
+        let top = LineChart.plotTop(below: LineChart.legendBottom(legend.map(\.0), width: Self.width, x: Self.labelWidth, y: 36))
         let rowHeight = Double(max(1, rows.map(\.bars.count).max() ?? 1)) * (barHeight + 2) + 8
         let height = top + Double(rows.count) * rowHeight + bottom
         let values = rows.flatMap { $0.bars.map(\.value) }
-        let scale = ChartScale.fitting(values, from: Self.labelWidth, to: Self.width - right, logBeyond: 100)
+        let scale = ChartScale.fitting(values, from: Self.labelWidth, to: Self.width - right, logBeyond: 100, binary: format == .bytes)
         var svg = SVGDocument(width: Self.width, height: height)
         svg.text(title, x: 8, y: 18, size: 13, weight: "600")
-        var legend: [(String, String)] = []
-        for bar in rows.flatMap(\.bars) where !legend.contains(where: { $0.0 == bar.series }) { legend.append((bar.series, bar.color)) }
         LineChart.legend(legend, into: &svg, x: Self.labelWidth, y: 36)
         let plotBottom = height - bottom
         LineChart.axes(x: scale, y: nil, xFormat: format, yFormat: format, xLabel: valueLabel, yLabel: "", into: &svg, top: top, bottom: plotBottom)
@@ -57,8 +59,11 @@ struct BarChart {
         return svg.render(id: id, title: title, description: description)
     }
 
-    /// Labels longer than the label column keep their end (the distinguishing part).
+    /// Labels longer than the label column keep their start (the workload) and their end
+    /// (what tells the cases apart) and lose their middle; the bar's tooltip has them whole.
     static func shortened(_ label: String, limit: Int = 50) -> String {
-        label.count <= limit ? label : "…" + label.suffix(limit - 1)
+        guard label.count > limit else { return label }
+        let head = (limit - 1) / 2
+        return label.prefix(head) + "…" + label.suffix(limit - 1 - head)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// Maps values on an axis to pixels, and chooses the axis's ticks.
 ///
-/// - `linear`: ticks at 1, 2 or 5 × 10ⁿ steps, about five of them;
+/// - `linear`: ticks at 1, 2 or 5 × 10ⁿ steps, about five of them (`Step`: at least 1 for
+///   whole things such as threads; in KiB, MiB or GiB for bytes, so the labels are round);
 /// - `logarithmic`: base 10, ticks at powers of ten (and 2× and 5× within a span of under
 ///   three decades); for spans over 50× or so, where a linear axis flattens the small values;
 /// - `percentile`: HdrHistogram's axis for latency distributions, x = −log₁₀(1 − p/100), so
@@ -12,15 +13,27 @@ struct ChartScale {
         case linear, logarithmic, percentile
     }
 
+    /// What a linear axis's tick step is made of.
+    enum Step: Equatable {
+        /// 1, 2 or 5 × 10ⁿ.
+        case decimal
+        /// As `decimal`, never below 1: whole things (threads) have no half ticks.
+        case whole
+        /// 1, 2 or 5 × 10ⁿ of the binary unit (B, KiB, MiB, GiB) the values are written in.
+        case binary
+    }
+
     let kind: Kind
+    let step: Step
     let low: Double
     let high: Double
     /// The pixels `low` and `high` map to (`from` > `to` for a y axis, which grows upward).
     let from: Double
     let to: Double
 
-    init(kind: Kind, low: Double, high: Double, from: Double, to: Double) {
+    init(kind: Kind, low: Double, high: Double, from: Double, to: Double, step: Step = .decimal) {
         self.kind = kind
+        self.step = step
         self.from = from
         self.to = to
         switch kind {
@@ -42,15 +55,28 @@ struct ChartScale {
 
     /// A scale for `values` that starts at zero (linear) or spans their decades (log), log
     /// when every value is positive and the largest is more than `logBeyond` times the smallest.
-    static func fitting(_ values: [Double], from: Double, to: Double, logBeyond: Double = 50, includeZero: Bool = true) -> ChartScale {
+    /// With `binary` (bytes) a linear axis ends and steps at round numbers of KiB, MiB or GiB.
+    static func fitting(
+        _ values: [Double], from: Double, to: Double, logBeyond: Double = 50, includeZero: Bool = true, binary: Bool = false
+    ) -> ChartScale {
         let finite = values.filter(\.isFinite)
         let low = finite.min() ?? 0
         let high = finite.max() ?? 1
         if low > 0, high / low > logBeyond {
             return ChartScale(kind: .logarithmic, low: low, high: high, from: from, to: to)
         }
-        let niceHigh = niceCeiling(high * 1.05)
-        return ChartScale(kind: .linear, low: includeZero ? min(0, low) : low, high: niceHigh == 0 ? 1 : niceHigh, from: from, to: to)
+        let unit = binary ? binaryUnit(high) : 1
+        let niceHigh = niceCeiling(high * 1.05 / unit) * unit
+        return ChartScale(
+            kind: .linear, low: includeZero ? min(0, low) : low, high: niceHigh == 0 ? 1 : niceHigh, from: from, to: to,
+            step: binary ? .binary : .decimal)
+    }
+
+    /// The binary unit (1, 1 KiB, 1 MiB, 1 GiB) that `value` is written in.
+    static func binaryUnit(_ value: Double) -> Double {
+        var unit = 1.0
+        while unit < 1_073_741_824 && abs(value) >= unit * 1_024 { unit *= 1_024 }
+        return unit
     }
 
     private func transform(_ value: Double) -> Double {
@@ -72,7 +98,14 @@ struct ChartScale {
     var ticks: [Double] {
         switch kind {
         case .linear:
-            let step = Self.niceStep((high - low) / 5)
+            let step: Double
+            switch self.step {
+            case .decimal: step = Self.niceStep((high - low) / 5)
+            case .whole: step = max(1, Self.niceStep((high - low) / 5))
+            case .binary:
+                let unit = Self.binaryUnit(Swift.max(abs(low), abs(high)))
+                step = Self.niceStep((high - low) / 5 / unit) * unit
+            }
             var values: [Double] = []
             var value = (low / step).rounded(.up) * step
             while value <= high + step * 1e-9 {

@@ -32,14 +32,15 @@ struct LineChart {
     static let height = 360.0
 
     func render(id: String) -> String {
-        let (left, right, top, bottom) = (76.0, 20.0, 54.0, 48.0)
+        let (left, right, bottom) = (76.0, 20.0, 48.0)
+        let top = Self.plotTop(below: Self.legendBottom(series.map(\.name), width: Self.width, x: left, y: 36))
         let plotBottom = Self.height - bottom
         let xs = series.flatMap { $0.points.map(\.x) }
         let ys = series.flatMap { $0.points.flatMap { [$0.y, $0.low ?? $0.y, $0.high ?? $0.y] } } + (limit.map { [$0.y] } ?? [])
         let xScale: ChartScale =
             xKind.map { ChartScale(kind: $0, low: xs.min() ?? 0, high: xs.max() ?? 1, from: left, to: Self.width - right) }
-            ?? Self.exactScale(xs, from: left, to: Self.width - right)
-        let yScale = ChartScale.fitting(ys, from: plotBottom, to: top)
+            ?? Self.exactScale(xs, from: left, to: Self.width - right, wholeNumbers: xFormat == .wholeCount)
+        let yScale = ChartScale.fitting(ys, from: plotBottom, to: top, binary: yFormat == .bytes)
         var svg = SVGDocument(width: Self.width, height: Self.height)
         svg.text(title, x: left, y: 18, size: 13, weight: "600")
         Self.legend(series.map { ($0.name, $0.color) }, into: &svg, x: left, y: 36)
@@ -80,19 +81,23 @@ struct LineChart {
 
     /// An x axis over exactly the data's range: linear, or log when it spans over 20×
     /// (producers 1 … 64, rates 100 … 50,000).
-    static func exactScale(_ values: [Double], from: Double, to: Double) -> ChartScale {
+    /// With `wholeNumbers` (threads, producers) a linear axis has ticks at whole numbers only.
+    static func exactScale(_ values: [Double], from: Double, to: Double, wholeNumbers: Bool = false) -> ChartScale {
         let low = values.min() ?? 0
         let high = values.max() ?? 1
         let kind: ChartScale.Kind = low > 0 && high / low > 20 ? .logarithmic : .linear
-        return ChartScale(kind: kind, low: low, high: high, from: from, to: to)
+        return ChartScale(kind: kind, low: low, high: high, from: from, to: to, step: wholeNumbers ? .whole : .decimal)
     }
 
-    /// Swatches and names in a row (wrapping), as every chart shows its series.
-    static func legend(_ entries: [(name: String, color: String)], into svg: inout SVGDocument, x: Double, y: Double) {
+    /// Swatches and names in a row (wrapping), as every chart shows its series. Returns the
+    /// baseline of its last row, so a chart can start its plot below it however many rows
+    /// the names took.
+    @discardableResult
+    static func legend(_ entries: [(name: String, color: String)], into svg: inout SVGDocument, x: Double, y: Double) -> Double {
         var cursor = x
         var row = y
         for entry in entries {
-            let width = 22 + Double(entry.name.count) * 6.4
+            let width = legendWidth(entry.name)
             if cursor + width > svg.width - 10 && cursor > x {
                 cursor = x
                 row += 14
@@ -101,7 +106,28 @@ struct LineChart {
             svg.text(entry.name, x: cursor + 16, y: row, size: 10.5, className: "legend")
             cursor += width
         }
+        return row
     }
+
+    /// The baseline of a legend's last row, as `legend` would draw it, without drawing.
+    static func legendBottom(_ names: [String], width: Double, x: Double, y: Double) -> Double {
+        var cursor = x
+        var row = y
+        for name in names {
+            let entry = legendWidth(name)
+            if cursor + entry > width - 10 && cursor > x {
+                cursor = x
+                row += 14
+            }
+            cursor += entry
+        }
+        return row
+    }
+
+    private static func legendWidth(_ name: String) -> Double { 22 + Double(name.count) * 6.4 }
+
+    /// Where a plot starts below a legend whose last row is at `legendBottom`.
+    static func plotTop(below legendBottom: Double) -> Double { max(54, legendBottom + 18) }
 
     /// Gridlines, tick labels and axis labels (with units) for a plot between `top` and `bottom`.
     /// Without `y` (bar charts, whose rows are labelled instead), only the x axis is drawn.

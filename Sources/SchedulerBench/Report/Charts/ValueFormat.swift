@@ -8,6 +8,8 @@ enum ValueFormat {
     case microseconds
     /// Counts and rates: 950, 12.5k, 3.4M, 1.2G.
     case count
+    /// Counts of whole things (threads): as `count`, on an axis with whole-number ticks.
+    case wholeCount
     /// Bytes: B, KiB, MiB, GiB.
     case bytes
     /// A ratio NEW/BASE as a signed change: +12.0%, −3.5%.
@@ -19,7 +21,7 @@ enum ValueFormat {
         switch self {
         case .nanoseconds: return Self.duration(value)
         case .microseconds: return Self.duration(value * 1_000)
-        case .count: return Self.scaled(value, [(1e9, "G"), (1e6, "M"), (1e3, "k")])
+        case .count, .wholeCount: return Self.scaled(value, [(1e9, "G"), (1e6, "M"), (1e3, "k")])
         case .bytes:
             return Self.scaled(value, [(1_073_741_824, " GiB"), (1_048_576, " MiB"), (1_024, " KiB")], plain: " B")
         case .change: return String(format: "%+.1f%%", (value - 1) * 100).replacingOccurrences(of: "-", with: "−")
