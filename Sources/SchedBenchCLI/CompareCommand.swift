@@ -11,8 +11,8 @@ struct CompareCommand: ParsableCommand {
             90% confidence bounds (Welch's t on the logarithms; csv output adds the two-sided \
             95% interval). Regressed: NEW is worse by more than the threshold with 90% \
             confidence for the whole comparison (Holm's step-down over every row; --per-row \
-            decides each row on its own). Improved: the bound nearest "no change" is better \
-            than the threshold. Unchanged: both bounds within it. Inconclusive: too noisy to \
+            decides each row on its own). Improved: NEW is better by more than the threshold, \
+            decided the same way. Unchanged: both bounds within it. Inconclusive: too noisy to \
             tell, with the smallest change the run could have detected (does not fail unless \
             --fail-on-inconclusive). A metric with one value a side and nothing to pair (the \
             allocation and instruction counts of two runs: one counting trial each) has no \

@@ -48,7 +48,8 @@ public struct Comparison: Sendable {
     public enum Verdict: String, Sendable, CaseIterable {
         /// The confidence bound nearest "no change" is worse than the threshold.
         case regressed
-        /// The confidence bound nearest "no change" is better than the threshold.
+        /// The confidence bound nearest "no change" is better than the threshold, and (in
+        /// `.familyWise`) that holds for the whole comparison.
         case improved
         /// Both bounds lie within the threshold either way.
         case unchanged
@@ -244,6 +245,9 @@ public struct Comparison: Sendable {
     /// Adjusts the rows' p-values (Holm, in `.familyWise`) and turns a per-row "regressed"
     /// that does not hold for the whole comparison into "inconclusive": the row's own
     /// interval lies past the threshold, but across this many rows that happens by chance.
+    /// "Improved" is decided the same way, over its own family (the tests "NEW is better by
+    /// more than the threshold"): without it, a gate of a build against itself, hundreds of
+    /// rows, called a few noisy CPU-time rows improved every time.
     /// ns/event and events/s of one case are one hypothesis (their ratios are reciprocal:
     /// the same test twice).
     private mutating func decideFamilyWise(level: Double) {
@@ -256,20 +260,28 @@ public struct Comparison: Sendable {
             key.suite = ""
             return Hypothesis(benchCase: key, metric: row.metric == .eventsPerSec ? .nsPerEvent : row.metric)
         }
-        var pByHypothesis: [Hypothesis: Double] = [:]
-        for row in rows {
-            guard let p = row.pValue else { continue }
-            pByHypothesis[hypothesis(row)] = min(p, pByHypothesis[hypothesis(row)] ?? 1)
+        /// Each hypothesis's p-value (the smaller of its rows'), adjusted for the family.
+        func adjusted(_ pValue: (Row) -> Double?) -> [Hypothesis: Double] {
+            var pByHypothesis: [Hypothesis: Double] = [:]
+            for row in rows {
+                guard let p = pValue(row) else { continue }
+                pByHypothesis[hypothesis(row)] = min(p, pByHypothesis[hypothesis(row)] ?? 1)
+            }
+            let keys = Array(pByHypothesis.keys)
+            let values = keys.map { pByHypothesis[$0]! }
+            return Dictionary(uniqueKeysWithValues: zip(keys, method == .familyWise ? Holm.adjusted(values) : values))
         }
-        hypotheses = pByHypothesis.count
-        let keys = Array(pByHypothesis.keys)
-        let adjusted = method == .familyWise ? Holm.adjusted(keys.map { pByHypothesis[$0]! }) : keys.map { pByHypothesis[$0]! }
-        let adjustedByHypothesis = Dictionary(uniqueKeysWithValues: zip(keys, adjusted))
+        let worse = adjusted(\.pValue)
+        let better = adjusted { row in
+            row.pValue == nil ? nil : Self.worse(row.estimate, row.metric)?.pValue(ratioAtLeast: 1 / (1 + row.threshold))
+        }
+        hypotheses = worse.count
         let testLevel = method == .familyWise ? level / Double(max(1, hypotheses)) : level
         for index in rows.indices {
-            guard rows[index].pValue != nil, let p = adjustedByHypothesis[hypothesis(rows[index])] else { continue }
+            guard rows[index].pValue != nil, let p = worse[hypothesis(rows[index])] else { continue }
             rows[index].adjustedPValue = p
             if rows[index].verdict == .regressed && p > level { rows[index].verdict = .inconclusive }
+            if rows[index].verdict == .improved && (better[hypothesis(rows[index])] ?? 1) > level { rows[index].verdict = .inconclusive }
             let row = rows[index]
             rows[index].detectableChange = Self.worse(row.estimate, row.metric)?.detectableRatio(above: 1 + row.threshold, confidence: 1 - testLevel)
                 .map { $0 - 1 }

@@ -40,6 +40,15 @@ public struct RatioEstimate: Sendable, Equatable {
         return 1 - StudentT.cdf(distance / logStandardError, degreesOfFreedom: degreesOfFreedom)
     }
 
+    /// The one-sided p-value of "the ratio is at least `limit`": small when the trials show
+    /// the ratio below it (an improvement past `limit`, for a cost). With no standard error,
+    /// 0 when the ratio is below `limit` and 1 otherwise.
+    public func pValue(ratioAtLeast limit: Double) -> Double {
+        let distance = log(limit) - log(ratio)
+        guard logStandardError > 0 else { return distance > 0 ? 0 : 1 }
+        return 1 - StudentT.cdf(distance / logStandardError, degreesOfFreedom: degreesOfFreedom)
+    }
+
     /// BASE/NEW instead of NEW/BASE: the same evidence, read the other way.
     public var inverted: RatioEstimate {
         RatioEstimate(ratio: 1 / ratio, low: 1 / high, high: 1 / low, logStandardError: logStandardError, degreesOfFreedom: degreesOfFreedom)

@@ -54,6 +54,29 @@ final class FamilyWiseComparisonTests: XCTestCase {
         return rate
     }
 
+    /// Share of `pairs` suites whose comparison's own verdict is "improved".
+    static func improvedRate(_ slowdowns: [Double], seed: UInt64, pairs: Int = 600, cv: Double = 0.03) -> Double {
+        var draws = ComparisonTests.SeededNormals(state: seed)
+        var improved = 0
+        for _ in 0..<pairs {
+            let (base, new) = suite(slowdowns, draws: &draws, cv: cv)
+            let comparison = Comparison(base: base, new: new, thresholds: Thresholds(defaultThreshold: 0.05), metrics: [.nsPerEvent, .eventsPerSec])
+            if comparison.verdict == .improved { improved += 1 }
+        }
+        print("compare: \(slowdowns.count) cases, ratios \(Set(slowdowns).sorted()): improved in \(improved) of \(pairs) suites")
+        return Double(improved) / Double(pairs)
+    }
+
+    /// "Improved" is decided for the whole comparison too: an unchanged suite is almost
+    /// never called improved, a faster one is. Per row, a gate of a build against itself
+    /// (186 cases with CPU times as noisy as 20%) said "improved" every time.
+    func testImprovedIsDecidedForTheWholeComparisonToo() {
+        XCTAssertLessThanOrEqual(Self.improvedRate(Array(repeating: 1.0, count: 186), seed: 31, pairs: 100, cv: 0.2), 0.02)
+        XCTAssertLessThanOrEqual(Self.improvedRate(Array(repeating: 1.0, count: 16), seed: 31), 0.01)
+        XCTAssertLessThanOrEqual(Self.improvedRate(Array(repeating: 0.97, count: 16), seed: 32), 0.05, "3% faster is inside the threshold")
+        XCTAssertGreaterThanOrEqual(Self.improvedRate(Array(repeating: 0.9, count: 16), seed: 33), 0.95)
+    }
+
     func testAnUnchangedSuiteFailsInAtMostOnePercent() {
         XCTAssertLessThanOrEqual(Self.failureRate(Array(repeating: 1.0, count: 16), method: .familyWise, seed: 11), 0.01)
     }
