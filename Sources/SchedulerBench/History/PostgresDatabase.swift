@@ -129,8 +129,8 @@ final class PostgresDatabase: SQLDatabase {
         if underlying.contains("UnknownHost") || underlying.contains("unknown host") {
             return "cannot resolve the host '\(address?.host ?? "?")'"
         }
-        if underlying.contains("timed out") || underlying.contains("connectTimeout") {
-            return "\(server) did not accept the connection in time (is it reachable?)"
+        if underlying.lowercased().contains("timeout") || underlying.contains("timed out") {
+            return "\(server) did not accept the connection in time (is it running and reachable?)"
         }
         return underlying.isEmpty ? "\(error.code)" : "\(error.code): \(underlying)"
     }
