@@ -6,24 +6,21 @@ import SchedulerBench
 /// (`run` stops at the current case's next trial and drops that case, `gate` after the
 /// current round, `stress` at the end of the current scenario's iteration) and keeps what
 /// finished; a second exits at once with status 130. SIGTERM exits at once with status 143.
-/// Exiting at once writes what finished and is not on disk yet (`stress`'s scenarios), says
-/// where it is, and removes the scratch space. Children run in process groups of their
+/// What finished is already on disk (`run` writes after every case, `stress` after every
+/// scenario); exiting at once says where it is and removes the scratch space. Children run in process groups of their
 /// own, so the terminal's Ctrl-C reaches only this process, and they die with it.
 enum Interrupts {
     /// Installs the handlers; cancel the returned value to remove them. The first Ctrl-C
     /// prints "interrupt: `stopping`". Before exiting at once (a second Ctrl-C, SIGTERM),
-    /// `keepFinished` runs — it writes what finished and not yet written — and what
-    /// `terminated` returns is printed.
+    /// what `terminated` returns is printed.
     static func cancelOnInterrupt(
-        _ cancellation: CancellationToken, stopping: String, keepFinished: @escaping @Sendable () -> Void = {},
-        terminated: @escaping @Sendable () -> String? = { nil }
+        _ cancellation: CancellationToken, stopping: String, terminated: @escaping @Sendable () -> String? = { nil }
     ) -> Installed {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         interrupt.setEventHandler {
             if cancellation.cancel() {
-                keepFinished()
                 if let said = terminated() { printError("\ninterrupted again: \(said)") }
                 exitNow(ExitStatus.interrupted.rawValue)
             }
@@ -31,8 +28,8 @@ enum Interrupts {
         }
         let terminate = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
         terminate.setEventHandler {
-            _ = cancellation.cancel()
-            keepFinished()
+            // The token stays as it is: cancelling it could let the command finish first
+            // and exit 130 before this exits 143.
             if let said = terminated() { printError(said) }
             exitNow(ExitStatus.terminated.rawValue)
         }
