@@ -89,39 +89,35 @@ struct LineChart {
         return ChartScale(kind: kind, low: low, high: high, from: from, to: to, step: wholeNumbers ? .whole : .decimal)
     }
 
-    /// Swatches and names in a row (wrapping), as every chart shows its series. Returns the
-    /// baseline of its last row, so a chart can start its plot below it however many rows
-    /// the names took.
-    @discardableResult
-    static func legend(_ entries: [(name: String, color: String)], into svg: inout SVGDocument, x: Double, y: Double) -> Double {
-        var cursor = x
-        var row = y
-        for entry in entries {
-            let width = legendWidth(entry.name)
-            if cursor + width > svg.width - 10 && cursor > x {
-                cursor = x
-                row += 14
-            }
-            svg.rect(x: cursor, y: row - 8, width: 12, height: 8, fill: entry.color)
-            svg.text(entry.name, x: cursor + 16, y: row, size: 10.5, className: "legend")
-            cursor += width
+    /// Swatches and names in a row (wrapping), as every chart shows its series.
+    static func legend(_ entries: [(name: String, color: String)], into svg: inout SVGDocument, x: Double, y: Double) {
+        let places = legendPlaces(entries.map(\.name), width: svg.width, x: x, y: y)
+        for (entry, place) in zip(entries, places) {
+            svg.rect(x: place.x, y: place.y - 8, width: 12, height: 8, fill: entry.color)
+            svg.text(entry.name, x: place.x + 16, y: place.y, size: 10.5, className: "legend")
         }
-        return row
     }
 
-    /// The baseline of a legend's last row, as `legend` would draw it, without drawing.
+    /// The baseline of a legend's last row, as `legend` draws it, so a chart can start its
+    /// plot below it however many rows the names take.
     static func legendBottom(_ names: [String], width: Double, x: Double, y: Double) -> Double {
+        legendPlaces(names, width: width, x: x, y: y).last?.y ?? y
+    }
+
+    /// Where each name of a legend goes: in a row from `x`, wrapping onto a new row 14
+    /// pixels lower where the next would pass the chart's right edge.
+    private static func legendPlaces(_ names: [String], width: Double, x: Double, y: Double) -> [(x: Double, y: Double)] {
         var cursor = x
         var row = y
-        for name in names {
+        return names.map { name in
             let entry = legendWidth(name)
             if cursor + entry > width - 10 && cursor > x {
                 cursor = x
                 row += 14
             }
-            cursor += entry
+            defer { cursor += entry }
+            return (cursor, row)
         }
-        return row
     }
 
     private static func legendWidth(_ name: String) -> Double { 22 + Double(name.count) * 6.4 }
