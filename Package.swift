@@ -48,8 +48,10 @@ let package = Package(
         .target(name: "RxSchedulers", dependencies: ["CDispatchMain", "COpaquePublish", "CSpinHint", "CTrampolineCache"], swiftSettings: languageMode),
         // The main-queue check behind MainScheduler's inline path (libdispatch's current queue).
         .target(name: "CDispatchMain"),
-        // The processor's spin-wait hint, for the drains' wait before they give up.
+        // A release store behind a call the optimizer cannot see into, so a value's retain
+        // stays above the store that hands its slot to the consumer (the queues' publish).
         .target(name: "COpaquePublish"),
+        // The processor's spin-wait hint, for the drains' wait before they give up.
         .target(name: "CSpinHint"),
         // A C thread-local caching each thread's trampoline (CurrentThreadScheduler).
         .target(name: "CTrampolineCache"),
@@ -69,25 +71,59 @@ let package = Package(
         .target(name: "CCallgrind"),
         // prctl's parent-death signal, for child processes (prctl is variadic: not callable from Swift).
         .target(name: "CProcess"),
-        // The engine: plans, workloads, collectors, checkers, the runner, the child protocol,
-        // results files and the comparison. It never prints; it reports through `BenchObserver`.
+        // The engine, in layers; each depends only on the ones below it, and they talk
+        // through `package` declarations (nothing of theirs is public yet).
+        //
+        // Plain values: names, cases, results, provenance, events, order statistics.
         .target(
-            name: "SchedulerBench",
+            name: "BenchModel",
+            dependencies: ["RxSchedulers", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            swiftSettings: languageMode
+        ),
+        // Measuring: workloads and their hand-offs, collectors, checkers, the runner, the
+        // child protocol and the results files a run writes. A `_child` process needs
+        // nothing above this layer and the stress layer: no SQL, no report.
+        .target(
+            name: "BenchMeasure",
             dependencies: [
+                "BenchModel",
                 "RxSchedulers",
                 "CSpinHint",
                 "CCallgrind",
                 "CProcess",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "CSV", package: "CSV.swift"),
-                // The history: SQLite through GRDB always, PostgreSQL with the trait.
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 // Peer frameworks, each behind one hand-off adapter (Workloads/HandOffs).
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
+            swiftSettings: languageMode
+        ),
+        // Stress: the scenarios, the perturbation, the runner and stress.csv.
+        .target(
+            name: "BenchStress",
+            dependencies: ["BenchModel", "BenchMeasure", "RxSchedulers"],
+            swiftSettings: languageMode
+        ),
+        // Analysis: statistics, comparison and the gate, the history, the report, exports.
+        .target(
+            name: "BenchAnalysis",
+            dependencies: [
+                "BenchModel",
+                "BenchMeasure",
+                // The history: SQLite through GRDB always, PostgreSQL with the trait.
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+            ],
+            swiftSettings: languageMode
+        ),
+        // The engine's workflows over the layers (run with report and history, compare,
+        // gate, stress, the child's entry point): what the CLI calls. It never prints; it
+        // reports through `BenchObserver`.
+        .target(
+            name: "SchedulerBench",
+            dependencies: ["BenchModel", "BenchMeasure", "BenchStress", "BenchAnalysis"],
             swiftSettings: languageMode
         ),
         // The command line: one file per subcommand, rendering, exit statuses. A library,
@@ -114,7 +150,10 @@ let package = Package(
         .testTarget(
             name: "SchedulerBenchTests",
             // GRDB: the history tests open its files directly, as a foreign writer would.
-            dependencies: ["SchedulerBench", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "BenchModel", "BenchMeasure", "BenchStress", "BenchAnalysis", "SchedulerBench",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: languageMode
         ),
         .testTarget(

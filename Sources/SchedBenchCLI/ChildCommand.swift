@@ -19,6 +19,6 @@ struct ChildCommand: ParsableCommand {
     }
 
     func run() throws {
-        ChildService.serve()
+        ChildEntryPoint.serve()
     }
 }

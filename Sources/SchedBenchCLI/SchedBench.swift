@@ -4,8 +4,8 @@ import SchedulerBench
 
 /// `schedbench`: the root command. Parses, runs the subcommand, and turns what it
 /// returned or threw into the process's exit status (`ExitStatus`).
-public struct SchedBench: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct SchedBench: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "schedbench",
         abstract: "Measure and compare Rx schedulers and hand-off strategies.",
         discussion: """
@@ -23,14 +23,14 @@ public struct SchedBench: ParsableCommand {
         ]
     )
 
-    public init() {}
+    package init() {}
 
     /// What `--version` prints: no release has been made, so the build says what it speaks.
     static let version =
         "schedbench (unreleased development build; child protocol \(BuildVersions.childProtocol), history schema \(BuildVersions.historySchema))"
 
     /// Parses the process's arguments, runs the command and exits with its status.
-    public static func main() {
+    package static func main() {
         // Standard output is line-buffered even into a pipe or a file: a line printed
         // ("added …") is out before the next one, so it is not lost when the process is
         // killed, and never lands in the middle of a line written to standard error.

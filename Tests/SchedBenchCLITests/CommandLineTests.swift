@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 /// Runs the built `schedbench` as users do, checking exit codes, messages and files.

@@ -1,6 +1,10 @@
 import XCTest
 
 @testable import SchedBenchCLI
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 /// Every documented exit status, decided in one place.

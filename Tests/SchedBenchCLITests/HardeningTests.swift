@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 /// What a hostile or unlucky user does: stale output directories, hanging and silent

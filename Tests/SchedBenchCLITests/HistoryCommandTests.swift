@@ -2,6 +2,10 @@ import Foundation
 import XCTest
 
 @testable import SchedBenchCLI
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 /// `history add/list/trend`, `compare --history` and `run --history`, as a user runs them:

@@ -2,6 +2,10 @@ import Foundation
 import XCTest
 
 @testable import SchedBenchCLI
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 /// `schedbench report` and `run --report`, as a user runs them, and the report in a real

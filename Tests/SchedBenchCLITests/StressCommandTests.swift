@@ -1,4 +1,8 @@
 import Foundation
+import BenchAnalysis
+import BenchMeasure
+import BenchModel
+import BenchStress
 import SchedulerBench
 import XCTest
 

@@ -1,3 +1,7 @@
+import BenchAnalysis
+import BenchMeasure
+import BenchModel
+import BenchStress
 import SchedulerBench
 import XCTest
 

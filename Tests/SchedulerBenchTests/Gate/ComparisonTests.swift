@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 /// The statistics behind `schedbench compare`: exact pieces on known inputs, and the

@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 /// NEW against a window of earlier runs (`compare --history`): the window estimate, and the

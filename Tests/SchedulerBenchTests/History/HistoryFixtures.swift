@@ -1,5 +1,9 @@
 import Foundation
 
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 /// Runs to store: a provenance on a chosen testbed and time, and cases with trials whose

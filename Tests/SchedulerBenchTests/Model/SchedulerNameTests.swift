@@ -3,6 +3,10 @@ import RxSchedulers
 import Synchronization
 import XCTest
 
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 /// What each scheduler and strategy name builds: `reference` is RxSwift end to end on the

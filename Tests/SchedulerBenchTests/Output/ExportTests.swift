@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 final class ExportTests: XCTestCase {
@@ -23,12 +27,12 @@ final class ExportTests: XCTestCase {
         kernel: "6.1", governor: "none", cpuLimit: "none", loadAverage: "0.1")
 
     func testNamesLeaveTheSuiteOutAndShowOnlyTheAxesInUse() {
-        XCTAssertEqual(Export.benchmarkName(benchCase), "observeOn.latency/serial/drain/p2/n1000/payload64/rate500")
+        XCTAssertEqual(benchCase.benchmarkName, "observeOn.latency/serial/drain/p2/n1000/payload64/rate500")
         var plain = benchCase
         plain.payloadBytes = 0
         plain.rateHz = 0
         plain.suite = "default"
-        XCTAssertEqual(Export.benchmarkName(plain), "observeOn.latency/serial/drain/p2/n1000")
+        XCTAssertEqual(plain.benchmarkName, "observeOn.latency/serial/drain/p2/n1000")
     }
 
     func testBencherMetricFormatHoldsTheMedianAndItsInterval() throws {

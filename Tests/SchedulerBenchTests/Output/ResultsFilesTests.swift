@@ -1,5 +1,9 @@
 import XCTest
 
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 final class ResultsFilesTests: XCTestCase {

@@ -1,5 +1,9 @@
 import XCTest
 
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 /// The charts' SVG: accessible titles, axis labels with units, legends, tooltips, escaping.

@@ -2,6 +2,10 @@ import Foundation
 import Synchronization
 import XCTest
 
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 /// Every hand-off adapter (the baselines and peer frameworks on scheduler `none`) keeps the

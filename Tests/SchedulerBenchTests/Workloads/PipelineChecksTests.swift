@@ -1,5 +1,9 @@
 import XCTest
 
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 /// The checks `pipeline.search` adds for the article's side effects: each can fail.

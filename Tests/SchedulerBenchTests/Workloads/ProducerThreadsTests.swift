@@ -2,6 +2,10 @@ import Foundation
 import Synchronization
 import XCTest
 
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 final class ProducerThreadsTests: XCTestCase {

@@ -2,6 +2,10 @@ import Foundation
 import RxSchedulers
 import XCTest
 
+@testable import BenchAnalysis
+@testable import BenchMeasure
+@testable import BenchModel
+@testable import BenchStress
 @testable import SchedulerBench
 
 /// Each workload that does not need the main thread's run loop, run in-process at a tiny

@@ -1,0 +1,43 @@
+import BenchMeasure
+import BenchModel
+import Foundation
+
+/// `comparison.csv`: a `Comparison` as one row per case × metric, for tools (`compare
+/// --format csv` prints the same text; `gate` writes it next to both sides' results).
+/// `estimator` names how the row's bounds were made (`Comparison.Estimator`: welch,
+/// paired, window or single), and so the rule that decided its verdict.
+package enum ComparisonFile {
+    package static let name = "comparison.csv"
+
+    package static let header =
+        BenchCase.columns + [
+            "metric", "base_median", "new_median", "base_trials", "new_trials",
+            "ratio", "ratio_low", "ratio_high", "ci95_low", "ci95_high", "threshold", "verdict",
+            "p_value", "p_adjusted", "detectable_change", "base_runs", "estimator",
+        ]
+
+    /// The CSV text.
+    package static func render(_ comparison: Comparison) throws -> String {
+        let format = ResultsFiles.format
+        let rows = comparison.rows.map { row in
+            row.benchCase.columnValues + [
+                row.metric.rawValue, format(row.baseMedian), format(row.newMedian),
+                String(row.baseTrials), String(row.newTrials),
+                row.estimate.map { format($0.ratio) } ?? "",
+                row.estimate.map { format($0.low) } ?? "",
+                row.estimate.map { format($0.high) } ?? "",
+                row.interval95.map { format($0.low) } ?? "",
+                row.interval95.map { format($0.high) } ?? "",
+                format(row.threshold), row.verdict.rawValue,
+                row.pValue.map(format) ?? "", row.adjustedPValue.map(format) ?? "", row.detectableChange.map(format) ?? "",
+                String(row.baseRuns), row.estimator.rawValue,
+            ]
+        }
+        return String(decoding: try CSVFile.render(header: header, rows: rows), as: UTF8.self)
+    }
+
+    /// Writes the file atomically.
+    package static func write(_ comparison: Comparison, to url: URL) throws {
+        try AtomicFile.write(try render(comparison), to: url)
+    }
+}

@@ -1,0 +1,118 @@
+import BenchModel
+import CProcess
+import Foundation
+
+/// The child's side of the child protocol (`ChildRequest`): what `schedbench _child` runs.
+/// Reads the request from standard input, runs it, and answers on file descriptor 3 with
+/// events and one reply. Call on the main thread: cases run on a driver thread while the
+/// main thread drains the main queue (`MainThreadDriver`).
+package enum ChildService {
+    /// The descriptor the parent reads the answer from (`ChildProcess` sets it up).
+    static let replyDescriptor: Int32 = 3
+    /// The signal with which a parent asks a stress child to stop after its current
+    /// iteration (`ChildProcess.run(…, stopping:)`).
+    package static let stopSignal = SIGUSR1
+
+    /// Runs one stress scenario in the child: what a `.stress` request asks for. The stress
+    /// layer sits above this one, so the child's entry point hands it in.
+    package typealias StressJob = @Sendable (StressScenarioName, StressOptions, any BenchObserver, CancellationToken) -> StressResult
+
+    /// Serves one request and returns once the reply is written; `.stress` requests run
+    /// through `stress`. A child must never outlive its parent, so this first asks for
+    /// SIGKILL when the parent dies.
+    package static func serve(stress: @escaping StressJob) {
+        _ = schedbench_die_with_parent(SIGKILL)
+        let output = FileHandle(fileDescriptor: replyDescriptor, closeOnDealloc: false)
+        let stream = MessageStream(output)
+        let provenance = Provenance.current()
+        let request: ChildRequest
+        do {
+            request = try ChildMessage.decoder().decode(ChildRequest.self, from: FileHandle.standardInput.readDataToEndOfFile())
+        } catch {
+            stream.send(
+                .reply(
+                    ChildReply(
+                        version: ChildRequest.currentVersion, provenance: provenance, outcomes: [],
+                        failure: .unreadable(path: "<child request>", problem: "\(error)"))))
+            return
+        }
+        guard request.version == ChildRequest.currentVersion else {
+            stream.send(
+                .reply(
+                    ChildReply(
+                        version: ChildRequest.currentVersion, provenance: provenance, outcomes: [],
+                        failure: .mismatched("parent speaks child protocol \(request.version), this build \(ChildRequest.currentVersion)"))))
+            return
+        }
+        if case .stress(let scenario, let options) = request.job {
+            // The parent asks a scenario to stop early (Ctrl-C) with `stopSignal`: it ends
+            // after its current iteration and answers with what it found.
+            let stop = CancellationToken()
+            signal(stopSignal, SIG_IGN)
+            let stopRequest = DispatchSource.makeSignalSource(signal: stopSignal, queue: .global())
+            stopRequest.setEventHandler { _ = stop.cancel() }
+            stopRequest.resume()
+            defer { stopRequest.cancel() }
+            let result = MainThreadDriver.run { stress(scenario, options, stream, stop) }
+            stream.send(.reply(ChildReply(version: ChildRequest.currentVersion, provenance: provenance, outcomes: [], failure: nil, stress: result)))
+            return
+        }
+        let outcomes = MainThreadDriver.run { handle(request, observer: stream) }
+        stream.send(.reply(ChildReply(version: ChildRequest.currentVersion, provenance: provenance, outcomes: outcomes, failure: nil)))
+    }
+
+    /// Runs `request` in this process.
+    static func handle(_ request: ChildRequest, observer: any BenchObserver) -> [ChildReply.CaseOutcome] {
+        var options = request.options
+        // This process is the isolation.
+        options.isolate = false
+        switch request.job {
+        case .cases:
+            let run: BenchRun
+            do {
+                run = try BenchRun(cases: request.cases, options: options, observer: observer)
+            } catch {
+                return request.cases.map { .init(benchCase: $0, error: BenchError(error)) }
+            }
+            return run.execute().cases.map { outcome in
+                switch outcome.result {
+                case .success(let result): return .init(benchCase: outcome.benchCase, result: result)
+                case .failure(let error): return .init(benchCase: outcome.benchCase, error: error)
+                }
+            }
+        case .stress:
+            preconditionFailure("stress requests are served by serve() itself")
+        case .counting(let counting):
+            let runner = CaseRunner(options: options)
+            return request.cases.map { benchCase in
+                do {
+                    let (result, operations) = try runner.runCountingOnly(counting, benchCase)
+                    return .init(benchCase: benchCase, result: result, operations: operations)
+                } catch {
+                    return .init(benchCase: benchCase, error: BenchError(error))
+                }
+            }
+        }
+    }
+}
+
+/// Writes child-protocol messages, one JSON line each; also the observer the child's run
+/// reports to, so its events reach the parent as they happen.
+private final class MessageStream: BenchObserver, @unchecked Sendable {
+    private let output: FileHandle
+    private let lock = NSLock()
+    private let encoder = ChildMessage.encoder()
+
+    init(_ output: FileHandle) { self.output = output }
+
+    func benchEvent(_ event: BenchEvent) { send(.event(event)) }
+
+    func send(_ message: ChildMessage) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard var line = try? encoder.encode(message) else { return }
+        line.append(UInt8(ascii: "\n"))
+        // A parent that went away ends this process through the parent-death signal.
+        try? output.write(contentsOf: line)
+    }
+}

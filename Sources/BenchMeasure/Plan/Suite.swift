@@ -1,0 +1,71 @@
+import BenchModel
+/// A named set of cases. Each entry picks a workload and, optionally, narrows its
+/// schedulers and strategies and sets its axes; unset axes take the workload's defaults.
+package struct Suite: Sendable {
+    package struct Entry: Sendable {
+        package var workload: WorkloadName
+        package var schedulers: [SchedulerName]? = nil
+        package var strategies: [StrategyName]? = nil
+        package var producers: [Int] = [1]
+        package var events: Int? = nil
+        package var payloads: [Int] = [0]
+        package var rates: [Int]? = nil
+    }
+
+    package var name: String
+    package var summary: String
+    package var entries: [Entry]
+
+    package static let all: [Suite] = [quick, standard, full]
+
+    package static func named(_ name: String) -> Suite? { all.first { $0.name == name } }
+
+    /// What CI runs: every scheduler × observe(on:) strategy (the peer frameworks included) at
+    /// 1 and 4 producers, a latency case on `drain` and on a peer, one periodic case, and
+    /// main.mixed with and without a flood. 50 s here (release build).
+    package static let quick = Suite(
+        name: "quick",
+        summary:
+            "every scheduler × observe(on:) strategy and peer at 1 and 4 producers, two latency, one periodic and the main.mixed cases (<60 s; CI)",
+        entries: [
+            Entry(workload: .observeOnThroughput, producers: [1, 4], events: 10_000),
+            Entry(workload: .observeOnLatency, schedulers: [.serial], strategies: [.drain], events: 5_000, rates: [10_000]),
+            Entry(workload: .observeOnLatency, schedulers: [.none], strategies: [.openCombine], events: 5_000, rates: [10_000]),
+            Entry(workload: .periodicCatchUp, schedulers: [.serial], strategies: [.catchUp], events: 300),
+            Entry(workload: .mainMixed, producers: [1, 3], events: 1_000),
+        ])
+
+    /// Every workload at its default size: 193 cases, 14.7 minutes here (release build).
+    package static let standard = Suite(
+        name: "default", summary: "every workload, scheduler and strategy at default sizes, producers 1,2,4,8 (~15 min)",
+        entries: [
+            Entry(workload: .scheduleThroughput, producers: [1, 4], events: 100_000),
+            Entry(workload: .observeOnThroughput, producers: [1, 2, 4, 8], events: 100_000),
+            Entry(workload: .observeOnLatency, events: 10_000, rates: [10_000]),
+            Entry(workload: .subscribeOnCycle, events: 5_000),
+            Entry(workload: .trampolineNested, events: 1_000_000),
+            Entry(workload: .mainInline, events: 200_000),
+            Entry(workload: .mainFlood, events: 100_000),
+            Entry(workload: .mainMixed, producers: [1, 2, 4], events: 5_000),
+            Entry(workload: .periodicCatchUp, events: 1_000),
+            Entry(workload: .pipelineSearch, events: 200),
+            Entry(workload: .pipelineLoading, events: 60),
+        ])
+
+    /// Larger runs and the payload and rate axes (tens of minutes).
+    package static let full = Suite(
+        name: "full", summary: "default plus payloads 0,64,1024 B, rates 1k–50k Hz, 1M-event throughput (tens of minutes)",
+        entries: [
+            Entry(workload: .scheduleThroughput, producers: [1, 2, 4, 8], events: 1_000_000),
+            Entry(workload: .observeOnThroughput, producers: [1, 2, 4, 8], events: 1_000_000, payloads: [0, 64, 1024]),
+            Entry(workload: .observeOnLatency, events: 50_000, payloads: [0, 1024], rates: [1_000, 10_000, 50_000]),
+            Entry(workload: .subscribeOnCycle, events: 20_000),
+            Entry(workload: .trampolineNested, events: 5_000_000),
+            Entry(workload: .mainInline, events: 1_000_000),
+            Entry(workload: .mainFlood, events: 500_000),
+            Entry(workload: .mainMixed, producers: [1, 2, 4, 8], events: 20_000, rates: [1_000, 5_000]),
+            Entry(workload: .periodicCatchUp, events: 2_000, rates: [100, 1_000]),
+            Entry(workload: .pipelineSearch, events: 500, rates: [50, 100]),
+            Entry(workload: .pipelineLoading, events: 200),
+        ])
+}

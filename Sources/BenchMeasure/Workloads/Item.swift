@@ -1,0 +1,25 @@
+import BenchModel
+/// The event the throughput and latency workloads send: who sent it, its place in that
+/// producer's sequence, when it was meant to be sent, and an optional heap payload.
+struct Item: Sendable {
+    var producer: Int
+    var sequence: Int
+    /// Intended send time (MonotonicClock ns) for latency workloads; 0 otherwise.
+    var stamp: UInt64
+    /// `payload_bytes` of freshly allocated memory (one allocation per event, freed by
+    /// whichever thread drops the event last, as with a real message); nil for 0 bytes.
+    var payload: ContiguousArray<UInt8>?
+
+    @inline(__always)
+    init(producer: Int, sequence: Int, stamp: UInt64 = 0, payloadBytes: Int = 0) {
+        self.producer = producer
+        self.sequence = sequence
+        self.stamp = stamp
+        payload = payloadBytes > 0 ? ContiguousArray(repeating: UInt8(truncatingIfNeeded: sequence), count: payloadBytes) : nil
+    }
+}
+
+/// Splits `total` events over `producers` as evenly as possible (the first ones get the remainder).
+func evenShares(of total: Int, over producers: Int) -> [Int] {
+    (0..<producers).map { total / producers + ($0 < total % producers ? 1 : 0) }
+}

@@ -1,0 +1,53 @@
+import BenchModel
+import Foundation
+import RxSchedulers
+import Synchronization
+
+/// `main.inline`: N `schedule` calls made on the main queue with nothing enqueued. The
+/// counting `main` scheduler runs each inline; `mainAsync` enqueues each (RxSwift's
+/// `asyncInstance`); `concurrentMain` runs inline on main. The clock stops when the last
+/// action has run. Checks order and exactly-once.
+struct MainInline: Workload {
+    let name = WorkloadName.mainInline
+    let summary = "N schedule calls made on the main queue: inline (counting) vs always async"
+    let schedulers: [SchedulerName] = [.main, .mainShared, .mainAsync, .concurrentMain]
+    let unsupportedReason = "only main-queue schedulers run inline on main"
+    let axes: Set<Axis> = []
+    let defaultEvents = 1_000_000
+
+    init() {}
+
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.none] }
+
+    func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        let scheduler = benchCase.scheduler.make()
+        let events = benchCase.events
+        let checker = checking ? SequenceChecker(expectedCounts: [events], report: invariants) : nil
+        let remaining = Atomic<Int>(events)
+        let finishedAt = Atomic<UInt64>(0)
+        let done = DispatchSemaphore(value: 0)
+        let startedAt = Atomic<UInt64>(0)
+
+        // The driver thread is not main: hop onto the main queue (drained by the main thread).
+        DispatchQueue.main.async {
+            startedAt.store(MonotonicClock.now(), ordering: .relaxed)
+            for sequence in 0..<events {
+                _ = scheduler.schedule(sequence) { sequence in
+                    checker?.observe(producer: 0, sequence: sequence)
+                    if remaining.wrappingSubtract(1, ordering: .relaxed).newValue == 0 {
+                        finishedAt.store(MonotonicClock.now(), ordering: .relaxed)
+                        done.signal()
+                    }
+                    return Disposables.create()
+                }
+            }
+        }
+        let completed = done.wait(
+            seconds: trialTimeout(events: events), orReport: invariants,
+            "\(remaining.load(ordering: .relaxed)) of \(events) main-queue actions never ran (is the main thread running its RunLoop?)")
+        checker?.finish()
+        let start = startedAt.load(ordering: .relaxed)
+        let end = completed ? finishedAt.load(ordering: .relaxed) : MonotonicClock.now()
+        return TrialOutcome(elapsedNanos: end - start, operations: events)
+    }
+}

@@ -1,0 +1,89 @@
+import BenchModel
+import Foundation
+import RxSchedulers
+import Synchronization
+
+/// `observeOn.throughput`: P producers (`merge` of `create` sources, each `subscribe(on:)`
+/// its own serial queue) send N events through `observe(on:strategy:)` to a checking
+/// observer; the clock runs from subscribe to `onCompleted`. On scheduler `none` the same
+/// producer threads and observer are joined by a peer framework's hand-off instead (`HandOff`).
+struct ObserveOnThroughput: Workload {
+    let name = WorkloadName.observeOnThroughput
+    let summary = "N events from P producers (merge of subscribe(on:)) through observe(on:) to a checking observer"
+    let schedulers: [SchedulerName] = [.currentThread, .main, .mainShared, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .none]
+    let unsupportedReason = "virtual time has no thread to hand events to"
+    let axes: Set<Axis> = [.producers, .payload]
+    let defaultEvents = 200_000
+
+    init() {}
+
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] {
+        scheduler == .none ? StrategyName.handOffs : StrategyName.observeOnStrategies(on: scheduler)
+    }
+
+    func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        let shares = evenShares(of: benchCase.events, over: benchCase.producers)
+        let consumer = ItemConsumer(expectedCounts: shares, invariants: invariants, checking: checking)
+        let timeout = trialTimeout(events: benchCase.events)
+        let payload = benchCase.payloadBytes
+
+        let duplicate = FaultInjection.current == .duplicate
+        if benchCase.strategy.isBaseline {
+            let handOff = HandOffs.make(benchCase.strategy) { consumer.consume($0) }
+            let producers = try ProducerThreads(count: benchCase.producers, name: "schedbench.producer") { producer in
+                // The injected fault: the first producer sends its first event twice.
+                let extra = duplicate && producer == 0 && shares[0] > 0 ? 1 : 0
+                handOff.produce(count: shares[producer] + extra) { index in
+                    Item(producer: producer, sequence: max(0, index - extra), payloadBytes: payload)
+                }
+            }
+            let start = producers.start()
+            if !producers.join(timeout: timeout) || !handOff.finish(timeout: timeout) {
+                invariants.record("timed out after \(Int(timeout)) s with \(consumer.delivered) of \(benchCase.events) events delivered")
+            }
+            let end = MonotonicClock.now()
+            consumer.finish()
+            return TrialOutcome(elapsedNanos: end - start, operations: benchCase.events)
+        }
+
+        let target = benchCase.scheduler.make(strategy: benchCase.strategy)
+        let strategy = try benchCase.strategy.requireObserveOnStrategy(for: name)
+        let sources = shares.enumerated().map { producer, count in
+            Observable<Item>.create { observer in
+                if duplicate && producer == 0 && count > 0 {
+                    observer.onNext(Item(producer: 0, sequence: 0, payloadBytes: payload))
+                }
+                for sequence in 0..<count {
+                    observer.onNext(Item(producer: producer, sequence: sequence, payloadBytes: payload))
+                }
+                observer.onCompleted()
+                return Disposables.create()
+            }
+            .subscribe(on: SerialDispatchQueueScheduler(qos: .userInitiated, internalSerialQueueName: "schedbench.producer.\(producer)"))
+        }
+        let finishedAt = Atomic<UInt64>(0)
+        let done = DispatchSemaphore(value: 0)
+        let start = MonotonicClock.now()
+        let subscription = Observable.merge(sources)
+            .observe(on: target, strategy: strategy)
+            .subscribe(
+                onNext: consumer.consume,
+                onError: { error in
+                    invariants.record("unexpected error \(error)")
+                    done.signal()
+                },
+                onCompleted: {
+                    finishedAt.store(MonotonicClock.now(), ordering: .relaxed)
+                    done.signal()
+                }
+            )
+        let completed = done.wait(
+            seconds: timeout, orReport: invariants,
+            "\(consumer.delivered) of \(benchCase.events) events delivered")
+        subscription.dispose()
+        consumer.disposed()
+        consumer.finish()
+        let end = completed ? finishedAt.load(ordering: .relaxed) : MonotonicClock.now()
+        return TrialOutcome(elapsedNanos: end - start, operations: benchCase.events)
+    }
+}

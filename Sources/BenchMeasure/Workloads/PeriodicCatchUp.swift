@@ -1,0 +1,87 @@
+import BenchModel
+import Foundation
+import RxSchedulers
+
+/// `periodic.catchUp`: `interval(1 / rate_hz)` for N periods under a periodic policy, with
+/// a subscriber that stalls for 3 periods on every 10th tick. Reports ticks due against
+/// ticks delivered, each tick's lateness against its due time (start + (n+1)·period), and
+/// the backlog: at each delivery, the ticks fallen due by then that have not been delivered
+/// (`tick_backlog_peak`, the most at once). Under `coalesce` merged ticks are never paid,
+/// so its backlog only grows. Checks ticks arrive in order, once each (values 0, 1, 2, …).
+///
+/// `rxRecursive` (RxSwift's own state machine) runs on every real-time scheduler; the
+/// other policies on `main`, `serial` and `concurrent`, where they differ.
+struct PeriodicCatchUp: Workload {
+    let name = WorkloadName.periodicCatchUp
+    let summary = "interval(1/rate_hz) for N ticks, every 10th tick stalls 3 periods; ticks due vs delivered, lateness, backlog"
+    let schedulers: [SchedulerName] = [.main, .mainShared, .mainAsync, .serial, .concurrent, .concurrentMain]
+    let unsupportedReason =
+        "needs a scheduler that schedules in real time (currentThread and operationQueue have no time, as in RxSwift; virtual time does not stall)"
+    let axes: Set<Axis> = [.rate]
+    let defaultEvents = 2_000
+    let defaultRateHz = 1_000
+    static let stallEvery = 10
+    static let stallPeriods: UInt64 = 3
+
+    init() {}
+
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] {
+        [.main, .serial, .concurrent].contains(scheduler) ? [.catchUp, .coalesce, .fixedRate, .rxRecursive] : [.rxRecursive]
+    }
+
+    func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        guard benchCase.rateHz > 0 else { throw BenchError.caseCannotRun("periodic.catchUp needs a rate above 0 Hz") }
+        guard let policy = benchCase.strategy.periodicPolicy else {
+            throw BenchError.caseCannotRun("'\(benchCase.strategy.rawValue)' is not a periodic policy")
+        }
+        let scheduler = benchCase.scheduler.makeTimed()
+        let period = 1_000_000_000 / UInt64(benchCase.rateHz)
+        let ticks = benchCase.events
+        let state = TickState()
+        let checker = checking ? SequenceChecker(expectedCounts: [ticks], report: invariants) : nil
+
+        let start = MonotonicClock.now()
+        let subscription = Observable<Int>.interval(.nanoseconds(Int(period)), scheduler: scheduler, policy: policy)
+            .subscribe(onNext: { tick in
+                state.lock.lock()
+                defer { state.lock.unlock() }
+                guard tick < ticks else { return }
+                let now = MonotonicClock.now()
+                state.lateness.record(intended: start + UInt64(tick + 1) * period, completed: now)
+                checker?.observe(producer: 0, sequence: tick)
+                state.delivered += 1
+                let due = min(Int((now - start) / period), ticks)
+                state.backlogPeak = max(state.backlogPeak, due - state.delivered)
+                if tick % Self.stallEvery == Self.stallEvery - 1 {
+                    usleep(UInt32(Self.stallPeriods * period / 1_000))
+                }
+            })
+        // Half a period of grace after the last tick is due.
+        MonotonicClock.wait(until: start + UInt64(ticks) * period + period / 2)
+        subscription.dispose()
+        let end = MonotonicClock.now()
+        // A tick already running finishes before the tallies are read.
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        // No `checker.finish()`: ticks a policy drops are the measurement, not a violation.
+        return TrialOutcome(
+            elapsedNanos: end - start,
+            operations: state.delivered,
+            metrics: [
+                .ticksExpected: Double(ticks),
+                .ticksDelivered: Double(state.delivered),
+                .tickLatenessP99: Double(state.lateness.value(atPercentile: 99)),
+                .tickBacklogPeak: Double(state.backlogPeak),
+            ]
+        )
+    }
+}
+
+/// The subscriber's tallies, under `lock` (the tick handler holds it while it runs).
+final class TickState: @unchecked Sendable {
+    let lock = NSLock()
+    var delivered = 0
+    /// The most ticks due and not yet delivered, seen at a delivery.
+    var backlogPeak = 0
+    var lateness = LatencyRecorder()
+}

@@ -1,0 +1,182 @@
+import BenchModel
+import Foundation
+import RxSchedulers
+import Synchronization
+
+/// `pipeline.search`: the search screen. Keystrokes arrive on the main queue at `rate_hz`
+/// (each typed text repeats once, so distinctUntilChanged has work) and go through
+/// throttle(20 ms, main) → distinctUntilChanged → flatMapLatest(request: 2 ms on the
+/// background scheduler) → observe(on: background) → map(parse) → observe(on: main).
+/// As in the article, each request shows the spinner while it runs (`do(onSubscribe:)` /
+/// `do(onDispose:)`, counted like RxSwift's ActivityIndicator), one query in five fails
+/// and `catch`es to `never()`, so the search stays alive and that query shows nothing, and
+/// the results are `share()`d by two subscribers: the list and a results-count label.
+/// Latency: keystroke's intended time → results shown. Checks results never go back to
+/// an older query (flatMapLatest), observer calls never overlap, the final query's results
+/// arrive, no failed query shows results, every request runs once whatever the number of
+/// subscribers, both subscribers see every result, and every spinner shown is taken down
+/// once the search is disposed (superseded and failed requests included).
+struct PipelineSearch: Workload {
+    let name = WorkloadName.pipelineSearch
+    let summary =
+        "throttle → distinctUntilChanged → flatMapLatest(2 ms request) → observe(on: bg) → map → observe(on: main); keystroke-to-results latency"
+    let schedulers: [SchedulerName] = [.serial, .concurrent]
+    let unsupportedReason = "needs a background scheduler that schedules in time (OperationQueueScheduler, as in RxSwift, cannot)"
+    let axes: Set<Axis> = [.rate]
+    let defaultEvents = 300
+    let defaultRateHz = 100
+    static let throttle = RxTimeInterval.milliseconds(20)
+    static let requestLatency = RxTimeInterval.milliseconds(2)
+    /// Every fifth distinct text fails (never the final one).
+    static func fails(_ text: String, final finalText: String) -> Bool {
+        text != finalText && Int(text.dropFirst("query ".count)).map { $0 % 5 == 3 } == true
+    }
+
+    struct RequestFailed: Error {}
+
+    init() {}
+
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] { StrategyName.observeOnStrategies(on: scheduler) }
+
+    struct Query: Equatable {
+        var text: String
+        var index: Int
+        var stamp: UInt64
+        static func == (lhs: Query, rhs: Query) -> Bool { lhs.text == rhs.text }
+    }
+
+    func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        guard benchCase.rateHz > 0 else { throw BenchError.caseCannotRun("pipeline.search needs a rate above 0 Hz") }
+        let background = benchCase.scheduler.makeTimed()
+        let main = MainScheduler()
+        let strategy = try benchCase.strategy.requireObserveOnStrategy(for: name)
+        let keystrokes = benchCase.events
+        let interval = 1_000_000_000 / UInt64(benchCase.rateHz)
+        let queries = PublishSubject<Query>()
+        let shown = SearchResults(invariants: invariants, checking: checking)
+        let lastShown = DispatchSemaphore(value: 0)
+        let finishedAt = Atomic<UInt64>(0)
+        let finalText = Self.text(forKeystroke: keystrokes - 1)
+        let requests = SearchRequests(invariants: invariants)
+        let labelCount = Atomic<Int>(0)
+
+        let results =
+            queries
+            .throttle(Self.throttle, scheduler: main)
+            .distinctUntilChanged()
+            .flatMapLatest { query in
+                let fails = Self.fails(query.text, final: finalText)
+                return Observable.just(query).delaySubscription(Self.requestLatency, scheduler: background)
+                    .map { query -> Query in
+                        if fails { throw RequestFailed() }
+                        return query
+                    }
+                    .do(onSubscribe: { requests.started(query.text) }, onDispose: { requests.ended() })
+                    .catch { _ in .never() }
+            }
+            .observe(on: background, strategy: strategy)
+            .map { query in (query, (0..<20).map { "\(query.text) result \($0)" }) }
+            .observe(on: main, strategy: strategy)
+            .share()
+        let list = results.subscribe(onNext: { query, results in
+            if Self.fails(query.text, final: finalText) { invariants.record("results shown for '\(query.text)', whose request failed") }
+            shown.show(query, resultCount: results.count)
+            if query.text == finalText {
+                finishedAt.store(MonotonicClock.now(), ordering: .relaxed)
+                lastShown.signal()
+            }
+        })
+        let label = results.subscribe(onNext: { _ in labelCount.add(1, ordering: .relaxed) })
+        let subscription = Disposables.create(list, label)
+
+        let typist = try ProducerThreads(count: 1, name: "schedbench.typist") { _ in
+            let start = MonotonicClock.now()
+            for index in 0..<keystrokes {
+                let due = start + UInt64(index) * interval
+                MonotonicClock.wait(until: due)
+                let query = Query(text: Self.text(forKeystroke: index), index: index, stamp: due)
+                DispatchQueue.main.async { queries.onNext(query) }
+            }
+        }
+        let start = typist.start()
+        let timeout = trialTimeout(events: keystrokes, nanosPerEvent: Double(interval) * 4)
+        let completed = lastShown.wait(seconds: timeout, orReport: invariants, "results for the final query never shown")
+        _ = typist.join(timeout: timeout)
+        // The main-queue block that showed the final results also hands them to the label.
+        DispatchQueue.main.sync {}
+        subscription.dispose()
+        DispatchQueue.main.sync {}
+        if checking {
+            requests.checkAllEnded()
+            // The label subscribed second: it sees every result the list saw, from the same requests.
+            if labelCount.load(ordering: .relaxed) != shown.count {
+                invariants.record("the second subscriber saw \(labelCount.load(ordering: .relaxed)) results, the list \(shown.count)")
+            }
+        }
+        let end = completed ? finishedAt.load(ordering: .relaxed) : MonotonicClock.now()
+        return TrialOutcome(elapsedNanos: end - start, operations: shown.count, latency: shown.latency)
+    }
+
+    /// Keystrokes 2k and 2k+1 type the same text.
+    static func text(forKeystroke index: Int) -> String { "query \(index / 2)" }
+}
+
+/// The screen's state, touched on the main queue only.
+final class SearchResults: @unchecked Sendable {
+    private let overlap: OverlapDetector?
+    private let invariants: InvariantReport
+    private var lastIndex = -1
+    private(set) var count = 0
+    private(set) var latency = LatencyRecorder()
+
+    init(invariants: InvariantReport, checking: Bool) {
+        self.invariants = invariants
+        overlap = checking ? OverlapDetector(report: invariants) : nil
+    }
+
+    func show(_ query: PipelineSearch.Query, resultCount: Int) {
+        overlap?.enter()
+        defer { overlap?.leave() }
+        latency.record(intended: query.stamp, completed: MonotonicClock.now())
+        if overlap != nil {
+            if query.index <= lastIndex {
+                invariants.record("results for keystroke \(query.index) shown after those for keystroke \(lastIndex)")
+            }
+            if resultCount != 20 { invariants.record("\(resultCount) results parsed instead of 20") }
+        }
+        lastIndex = max(lastIndex, query.index)
+        count += 1
+    }
+}
+
+/// The requests the search made, as its spinner sees them: started on subscription, ended
+/// on disposal (completed, superseded by a newer query, or failed and caught to never).
+final class SearchRequests: @unchecked Sendable {
+    private let lock = NSLock()
+    private let invariants: InvariantReport
+    private var texts: Set<String> = []
+    private var running = 0
+
+    init(invariants: InvariantReport) { self.invariants = invariants }
+
+    func started(_ text: String) {
+        lock.withLock {
+            running += 1
+            if !texts.insert(text).inserted { invariants.record("the request for '\(text)' ran twice (shared by two subscribers, it must run once)") }
+        }
+    }
+
+    func ended() {
+        lock.withLock {
+            running -= 1
+            if running < 0 { invariants.record("a spinner was taken down that was never shown") }
+        }
+    }
+
+    /// After disposal: every spinner shown has been taken down.
+    func checkAllEnded() {
+        lock.withLock {
+            if running != 0 { invariants.record("\(running) spinner(s) still shown after the search was disposed") }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import BenchModel
+import Foundation
+import RxSchedulers
+import Synchronization
+
+/// `schedule.throughput`: P threads call `schedule` N/P times each; the clock stops when the
+/// last action has run. Checks every action runs exactly once, and per scheduler what it
+/// promises: serial ones never overlap and keep each producer's order.
+struct ScheduleThroughput: Workload {
+    let name = WorkloadName.scheduleThroughput
+    let summary = "N schedule calls from P threads; actions/s until the last one has run"
+    let schedulers: [SchedulerName] = [
+        .currentThread, .main, .mainShared, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .virtual,
+    ]
+    let unsupportedReason = "needs an Rx scheduler"
+    let axes: Set<Axis> = [.producers]
+    let defaultEvents = 200_000
+
+    init() {}
+
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] {
+        scheduler == .main ? [.batched, .perAction] : [.none]
+    }
+
+    func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        let scheduler = benchCase.scheduler.make(strategy: benchCase.strategy)
+        let shares = evenShares(of: benchCase.events, over: benchCase.producers)
+        let ordered = benchCase.scheduler.keepsProducerOrder
+        let checker = checking && ordered ? SequenceChecker(expectedCounts: shares, report: invariants) : nil
+        let overlap = checking && benchCase.scheduler.isSerial ? OverlapDetector(report: invariants) : nil
+        let remaining = Atomic<Int>(benchCase.events)
+        let finishedAt = Atomic<UInt64>(0)
+        let done = DispatchSemaphore(value: 0)
+
+        @Sendable func action(producer: Int, sequence: Int) -> Disposable {
+            overlap?.enter()
+            checker?.observe(producer: producer, sequence: sequence)
+            overlap?.leave()
+            if remaining.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+                finishedAt.store(MonotonicClock.now(), ordering: .relaxed)
+                done.signal()
+            }
+            return Disposables.create()
+        }
+
+        if let virtual = scheduler as? HistoricalScheduler {
+            // Virtual time is single-threaded: schedule everything, then run the clock.
+            guard benchCase.producers == 1 else { throw BenchError.caseCannotRun("virtual time runs one producer") }
+            let start = MonotonicClock.now()
+            for sequence in 0..<benchCase.events {
+                _ = virtual.schedule(sequence) { action(producer: 0, sequence: $0) }
+            }
+            virtual.start()
+            checker?.finish()
+            return TrialOutcome(elapsedNanos: MonotonicClock.now() - start, operations: benchCase.events)
+        }
+
+        let producers = try ProducerThreads(count: benchCase.producers, name: "schedbench.producer") { producer in
+            for sequence in 0..<shares[producer] {
+                _ = scheduler.schedule(sequence) { action(producer: producer, sequence: $0) }
+            }
+        }
+        let start = producers.start()
+        let timeout = trialTimeout(events: benchCase.events)
+        _ = producers.join(timeout: timeout)
+        let completed = done.wait(
+            seconds: timeout, orReport: invariants,
+            "\(remaining.load(ordering: .relaxed)) of \(benchCase.events) actions never ran")
+        if checking { checker?.finish() }
+        let end = completed ? finishedAt.load(ordering: .relaxed) : MonotonicClock.now()
+        return TrialOutcome(elapsedNanos: end - start, operations: benchCase.events)
+    }
+
+    func skipReason(_ benchCase: BenchCase) -> String? {
+        benchCase.scheduler == .virtual && benchCase.producers > 1 ? "virtual time is single-threaded: producers must be 1" : nil
+    }
+}
+
+extension SchedulerName {
+    /// Runs one action at a time (observer calls never overlap).
+    var isSerial: Bool { [.main, .mainShared, .mainAsync, .serial, .virtual].contains(self) }
+    /// Runs each producer's actions in the order it scheduled them.
+    var keepsProducerOrder: Bool { isSerial || self == .currentThread }
+}

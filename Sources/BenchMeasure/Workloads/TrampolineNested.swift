@@ -1,0 +1,31 @@
+import BenchModel
+import RxSchedulers
+
+/// `trampoline.nested`: one `scheduleRecursive` chain of N steps on CurrentThreadScheduler
+/// (each step schedules the next from inside the running action, which the trampoline
+/// queues instead of recursing). Checks the steps run once each, in order.
+struct TrampolineNested: Workload {
+    let name = WorkloadName.trampolineNested
+    let summary = "N nested schedules on the CurrentThreadScheduler trampoline (scheduleRecursive chain)"
+    let schedulers: [SchedulerName] = [.currentThread]
+    let unsupportedReason = "the trampoline is CurrentThreadScheduler's"
+    let axes: Set<Axis> = []
+    let defaultEvents = 1_000_000
+
+    init() {}
+
+    func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.none] }
+
+    func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
+        let steps = benchCase.events
+        let checker = checking ? SequenceChecker(expectedCounts: [steps], report: invariants) : nil
+        let start = MonotonicClock.now()
+        _ = CurrentThreadScheduler.instance.scheduleRecursive(0) { step, recurse in
+            checker?.observe(producer: 0, sequence: step)
+            if step + 1 < steps { recurse(step + 1) }
+        }
+        let end = MonotonicClock.now()
+        checker?.finish()
+        return TrialOutcome(elapsedNanos: end - start, operations: steps)
+    }
+}

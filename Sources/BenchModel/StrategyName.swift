@@ -1,0 +1,77 @@
+import RxSchedulers
+
+/// Which algorithm a case uses where the core offers more than one. Each name is the core's
+/// own stable name for that algorithm, looked up through the core (`ObserveOnStrategy(name:)`,
+/// `PeriodicPolicy(rawValue:)`, `MainScheduler.Dispatch(rawValue:)`), so the harness and
+/// the core cannot disagree on what a name means.
+package enum StrategyName: String, CaseIterable, Codable, CodingKeyRepresentable, Sendable, DeclarationOrdered {
+    /// observe(on:) strategies (`ObserveOnStrategy`).
+    case reference, referenceGeneric, drain
+    /// Periodic policies (`PeriodicPolicy`).
+    case catchUp, coalesce, fixedRate, rxRecursive
+    /// MainScheduler dispatch (`MainScheduler.Dispatch`).
+    case batched, perAction
+    /// Context baselines: raw `DispatchQueue.async` per event, and an `AsyncStream` consumed by a Task.
+    case gcd, asyncStream
+    /// Peer frameworks: OpenCombine's `receive(on:)`, an actor hop per event, and
+    /// swift-async-algorithms' back-pressured `AsyncChannel`.
+    case openCombine, actor, asyncChannel
+    /// The workload has a single algorithm.
+    case none
+
+    /// One line for `schedbench list`.
+    package var summary: String {
+        switch self {
+        case .reference:
+            return
+                "observe(on:) as RxSwift does it: per-event blocks on serial dispatch queues, lock + queue + recursive schedule elsewhere; on main with per-action dispatch"
+        case .referenceGeneric:
+            return "observe(on:) with RxSwift's generic algorithm (lock + queue + recursive schedule) on serial dispatch schedulers too"
+        case .drain: return "observe(on:) tuned: lock-free MPSC queue + work-in-progress drain, bounded batches (default)"
+        case .catchUp: return "periodic: every missed tick replayed once, in order, as soon as possible (default)"
+        case .coalesce: return "periodic: a repeating dispatch timer that merges missed ticks (RxSwift on dispatch queues)"
+        case .fixedRate: return "periodic: tick n due at start + n·period; overruns run at once; a far-behind schedule is rebased"
+        case .rxRecursive:
+            return
+                "periodic: RxSwift's SchedulePeriodicRecursive on any scheduler: ticks counted by recursive schedules on the scheduler itself, owed ones replayed"
+        case .batched: return "MainScheduler: queued actions drained 64 per main-queue block (default)"
+        case .perAction: return "MainScheduler: one main-queue block per action (RxSwift)"
+        case .gcd: return "baseline: raw DispatchQueue.async per event to a serial queue"
+        case .asyncStream: return "baseline: an unbounded AsyncStream read by one Task"
+        case .openCombine: return "peer: OpenCombine 0.14 PassthroughSubject.receive(on: a serial DispatchQueue).sink"
+        case .actor: return "peer: each event hopped onto an actor in its own Task (enqueued in order), the actor calls the observer"
+        case .asyncChannel: return "peer: swift-async-algorithms 1.1 AsyncChannel (back-pressured send), read by one Task"
+        case .none: return "the workload has a single algorithm"
+        }
+    }
+
+    /// The observe(on:) strategy this name selects, if it names one.
+    package var observeOnStrategy: ObserveOnStrategy? { ObserveOnStrategy(name: rawValue) }
+
+    /// The periodic policy this name selects, if it names one.
+    package var periodicPolicy: PeriodicPolicy? { PeriodicPolicy(rawValue: rawValue) }
+
+    /// The MainScheduler dispatch this name selects, if it names one. RxSwift's
+    /// observe(on:) algorithms (`reference`, `referenceGeneric`) select RxSwift's dispatch,
+    /// one main-queue block per action, so that they are RxSwift end to end.
+    package var mainDispatch: MainScheduler.Dispatch? {
+        switch self {
+        case .reference, .referenceGeneric: return .perAction
+        default: return MainScheduler.Dispatch(rawValue: rawValue)
+        }
+    }
+
+    /// The observe(on:) strategies a workload offers on `scheduler`: `referenceGeneric`
+    /// only where it differs from `reference`, on the serial dispatch schedulers.
+    package static func observeOnStrategies(on scheduler: SchedulerName) -> [StrategyName] {
+        scheduler.isSerialDispatch ? [.reference, .referenceGeneric, .drain] : [.reference, .drain]
+    }
+
+    /// `observeOnStrategy`, or an error naming the workload that needs one.
+    package func requireObserveOnStrategy(for workload: WorkloadName) throws -> ObserveOnStrategy {
+        guard let strategy = observeOnStrategy else {
+            throw BenchError.caseCannotRun("\(workload.rawValue) needs an observe(on:) strategy, not '\(rawValue)'")
+        }
+        return strategy
+    }
+}

@@ -1,0 +1,265 @@
+import BenchMeasure
+import BenchModel
+import Foundation
+import RxSchedulers
+import Synchronization
+
+/// `batched.spec`: `schedule` on a dispatch scheduler with `SchedulerDispatch.batched`,
+/// whose actions and handles live in the slots of a lock-free chunked queue, against the
+/// contract of a scheduled action and its disposable.
+///
+/// Each iteration makes a fresh serial or concurrent scheduler with batched dispatch. 1–4
+/// producer threads schedule 1–600 actions each (the queue's chunks hold 32), and one
+/// disposer thread disposes handles the producers pass it, all while the drain runs. A
+/// producer keeps some handles to the end without disposing them, disposes some at once
+/// (racing the drain), passes some to the disposer and drops the rest; now and then it
+/// holds the drain with an action of its own, schedules one more, disposes it and only
+/// then lets the drain go. Each action returns a result that counts how often it is
+/// disposed and when it is released. Once an action scheduled after all of them has run,
+/// checked:
+/// - a producer's actions run in its order (`reorder`), each at most once (`duplicate`);
+/// - an action whose handle was never disposed runs (`lost`); one disposed before the
+///   drain could reach it does not (`after_dispose`). A dispose racing the drain may or
+///   may not skip the action, as in RxSwift;
+/// - a result is disposed exactly once when its handle was disposed and its action ran
+///   (`leak` when never, `duplicate` when twice), and never when its handle was not
+///   disposed (`duplicate`);
+/// - every result is released once the handles and the scheduler are gone (`leak`);
+/// - every `schedule` returns (`hang`, by the watchdog).
+final class BatchedSpecScenario: CataloguedStressScenario {
+    static let name = StressScenarioName.batchedSpec
+    static let summary =
+        "batched dispatch: random producers, handles disposed at once, from another thread or never: order, no loss, results disposed once and released"
+    static let checks: [ViolationKind] = [.lost, .duplicate, .reorder, .afterDispose, .leak, .hang, .crash]
+    static let catches: [SeededBug] = [.batchIgnoresHandles, .batchLostWakeup]
+
+    func run(_ iteration: StressIteration) {
+        var random = iteration.random
+        let target = SchedulerBox(
+            random.chance(0.5)
+                ? ConcurrentDispatchQueueScheduler(qos: .userInitiated, dispatch: .batched)
+                : SerialDispatchQueueScheduler(qos: .userInitiated, internalSerialQueueName: "stress.batched.spec", dispatch: .batched))
+        let counts = (0..<random.pick([1, 2, 2, 3, 4])).map { _ in
+            random.chance(0.3) ? Int.random(in: 1...40, using: &random) : Int.random(in: 100...600, using: &random)
+        }
+        let ledger = Ledger(counts: counts, iteration: iteration)
+        let handOff = HandOff()
+        let kept = KeptHandles()
+        let producers = counts.count
+
+        iteration.concurrently(producers + 1, name: "batched") { thread, random in
+            if thread == producers {
+                handOff.disposeUntilClosed(producers: producers, &random, iteration)
+                return
+            }
+            guard let scheduler = target.scheduler else { return }
+            var keeping: [Disposable] = []
+            for sequence in 0..<counts[thread] {
+                let entry = ledger.entries[thread][sequence]
+                let handle = scheduler.schedule(entry) { entry in
+                    ledger.ran(entry)
+                    return CountedResult(entry)
+                }
+                switch random.next() % 8 {
+                case 0: keeping.append(handle)
+                case 1: entry.dispose(handle)
+                case 2, 3: handOff.pass(handle, entry)
+                default: break
+                }
+                if random.chance(1.0 / 32) { Self.disposeBehindAGate(scheduler, ledger.gated(thread)) }
+                if random.chance(1.0 / 64) { sched_yield() }
+            }
+            kept.add(keeping)
+            handOff.producerFinished()
+        }
+        iteration.countOperations(counts.reduce(0, +))
+
+        let fence = DispatchSemaphore(value: 0)
+        _ = target.scheduler?.schedule(()) { _ in
+            fence.signal()
+            return Disposables.create()
+        }
+        guard iteration.wait(fence, upTo: 2) else {
+            iteration.violation(.lost, "an action scheduled after all the others did not run within 2 s")
+            return
+        }
+        ledger.check()
+        // Every result goes once nothing holds it: the handles, and the queue's last chunk,
+        // which the scheduler keeps until it goes.
+        kept.removeAll()
+        target.scheduler = nil
+        let ran = ledger.ranCount
+        if !iteration.wait(upTo: 2, until: { ledger.released.load() == ran }) {
+            iteration.violation(
+                .leak, "\(ledger.released.load()) of \(ran) results released 2 s after the handles and the scheduler were let go")
+        }
+    }
+
+    /// Schedules an action that holds the drain, then `entry`'s action, disposes that, and
+    /// only then lets the drain go: the drain cannot have reached the action before the
+    /// `dispose()` returned, so it must skip it.
+    private static func disposeBehindAGate(_ scheduler: any ImmediateSchedulerType, _ entry: Entry) {
+        let gate = DispatchSemaphore(value: 0)
+        _ = scheduler.schedule(()) { _ in
+            gate.wait()
+            return Disposables.create()
+        }
+        let handle = scheduler.schedule(entry) { entry in
+            entry.runs.increment()
+            return CountedResult(entry)
+        }
+        entry.dispose(handle)
+        gate.signal()
+    }
+
+    /// The scheduler under test, let go of once checked.
+    private final class SchedulerBox: @unchecked Sendable {
+        var scheduler: (any ImmediateSchedulerType)?
+        init(_ scheduler: any ImmediateSchedulerType) { self.scheduler = scheduler }
+    }
+
+    /// One scheduled action: what happened to it, to its handle and to its result.
+    private final class Entry: @unchecked Sendable {
+        let producer: Int
+        let sequence: Int
+        let released: SharedCounter
+        let runs = SharedCounter()
+        let disposals = SharedCounter()
+        /// Set before a `dispose()` of the handle.
+        let disposed = SharedFlag()
+        /// Whether the handle was disposed before the drain could reach the action, so that
+        /// it must not run (`disposeBehindAGate`).
+        let mustBeSkipped: Bool
+
+        init(producer: Int, sequence: Int, released: SharedCounter, mustBeSkipped: Bool = false) {
+            self.producer = producer
+            self.sequence = sequence
+            self.released = released
+            self.mustBeSkipped = mustBeSkipped
+        }
+
+        func dispose(_ handle: Disposable) {
+            disposed.set()
+            handle.dispose()
+        }
+    }
+
+    /// What an action returns: counts its disposals, and its release.
+    private final class CountedResult: Disposable, @unchecked Sendable {
+        private let entry: Entry
+
+        init(_ entry: Entry) { self.entry = entry }
+        deinit { entry.released.increment() }
+        func dispose() { entry.disposals.increment() }
+    }
+
+    /// The actions, and the checks made as they run (one at a time: the dispatch is batched).
+    private final class Ledger: @unchecked Sendable {
+        let entries: [[Entry]]
+        let released: SharedCounter
+        /// Per producer, the actions it disposed behind a gate (each producer appends to its own).
+        private var gatedEntries: [[Entry]]
+        private let iteration: StressIteration
+        private let lock = NSLock()
+        private var lastRun: [Int]
+        private var ranTotal = 0
+
+        init(counts: [Int], iteration: StressIteration) {
+            let released = SharedCounter()
+            self.released = released
+            entries = counts.enumerated().map { producer, count in
+                (0..<count).map { Entry(producer: producer, sequence: $0, released: released) }
+            }
+            lastRun = counts.map { _ in -1 }
+            gatedEntries = counts.map { _ in [] }
+            self.iteration = iteration
+        }
+
+        var ranCount: Int { lock.withLock { ranTotal } }
+
+        /// A new action for `producer` to dispose behind a gate.
+        func gated(_ producer: Int) -> Entry {
+            let entry = Entry(producer: producer, sequence: -1, released: released, mustBeSkipped: true)
+            lock.withLock { gatedEntries[producer].append(entry) }
+            return entry
+        }
+
+        func ran(_ entry: Entry) {
+            entry.runs.increment()
+            lock.withLock {
+                ranTotal += 1
+                if entry.sequence <= lastRun[entry.producer] {
+                    iteration.violation(
+                        .reorder, "producer \(entry.producer)'s action \(entry.sequence) ran after its action \(lastRun[entry.producer])")
+                }
+                lastRun[entry.producer] = max(lastRun[entry.producer], entry.sequence)
+            }
+        }
+
+        /// Once everything scheduled ran or was skipped.
+        func check() {
+            for entry in lock.withLock({ gatedEntries.joined() }) where entry.runs.load() > 0 {
+                iteration.violation(
+                    .afterDispose, "producer \(entry.producer)'s action disposed before the drain could reach it ran")
+            }
+            for entry in entries.joined() {
+                let runs = entry.runs.load()
+                let disposed = entry.disposed.isSet
+                let disposals = entry.disposals.load()
+                let name = "producer \(entry.producer)'s action \(entry.sequence)"
+                if runs > 1 { iteration.violation(.duplicate, "\(name) ran \(runs) times") }
+                if runs == 0 && !disposed { iteration.violation(.lost, "\(name) never ran, and its handle was not disposed") }
+                switch (runs > 0 && disposed, disposals) {
+                case (true, 0): iteration.violation(.leak, "\(name) ran and its handle was disposed, but its result never was")
+                case (true, 1), (false, 0): break
+                case (true, _): iteration.violation(.duplicate, "\(name)'s result was disposed \(disposals) times")
+                case (false, _): iteration.violation(.duplicate, "\(name)'s result was disposed though its handle was not")
+                }
+            }
+        }
+    }
+
+    /// Handles the producers pass to the disposer thread.
+    private final class HandOff: @unchecked Sendable {
+        private let lock = NSLock()
+        private var pending: [(Disposable, Entry)] = []
+        private var finished = 0
+
+        func pass(_ handle: Disposable, _ entry: Entry) {
+            lock.withLock { pending.append((handle, entry)) }
+        }
+
+        func producerFinished() {
+            lock.withLock { finished += 1 }
+        }
+
+        /// Disposes the passed handles in random order, with random pauses, until every
+        /// producer has finished and none is left.
+        func disposeUntilClosed(producers: Int, _ random: inout StressRandom, _ iteration: StressIteration) {
+            while true {
+                let draw = random.next()
+                let (next, done) = lock.withLock { () -> ((Disposable, Entry)?, Bool) in
+                    if pending.isEmpty { return (nil, finished == producers) }
+                    return (pending.remove(at: Int(draw % UInt64(pending.count))), false)
+                }
+                if done { return }
+                guard let (handle, entry) = next else {
+                    sched_yield()
+                    continue
+                }
+                entry.dispose(handle)
+                iteration.beat()
+                if random.chance(1.0 / 16) { sched_yield() }
+            }
+        }
+    }
+
+    /// Handles the producers keep, undisposed, until the checks are done.
+    private final class KeptHandles: @unchecked Sendable {
+        private let lock = NSLock()
+        private var handles: [Disposable] = []
+
+        func add(_ more: [Disposable]) { lock.withLock { handles += more } }
+        func removeAll() { lock.withLock { handles.removeAll() } }
+    }
+}

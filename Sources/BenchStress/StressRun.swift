@@ -1,0 +1,170 @@
+import BenchMeasure
+import BenchModel
+import Foundation
+import RxSchedulers
+
+/// A `schedbench stress` run: scenarios one after another, each in a child process of this
+/// build (so a crash or a hang in one is reported, with its replay command, and the rest
+/// still run), each with its share of the budget.
+package struct StressRun: Sendable {
+    /// What a run asks for.
+    package struct Plan: Sendable {
+        package var scenarios: [StressScenarioName]
+        package var seed: UInt64
+        /// The whole run's budget, split evenly; nil when only `iterations` bounds it.
+        package var seconds: Double?
+        package var iterations: Int?
+        package var spinners: Int
+        package var hangTimeout: Double
+
+        package init(
+            scenarios: [StressScenarioName], seed: UInt64, seconds: Double?, iterations: Int?, spinners: Int = StressOptions.defaultSpinners,
+            hangTimeout: Double = StressOptions.defaultHangTimeout
+        ) {
+            self.scenarios = scenarios
+            self.seed = seed
+            self.seconds = seconds
+            self.iterations = iterations
+            self.spinners = spinners
+            self.hangTimeout = hangTimeout
+        }
+
+        /// One scenario's options: its share of the budget.
+        package var scenarioOptions: StressOptions {
+            StressOptions(
+                seed: seed, seconds: seconds.map { $0 / Double(max(1, scenarios.count)) }, iterations: iterations, spinners: spinners,
+                hangTimeout: hangTimeout)
+        }
+    }
+
+    /// What a run found.
+    package struct Outcome: Sendable {
+        package var results: [StressResult] = []
+        /// Scenarios that could not run at all (the child could not start).
+        package var errors: [(StressScenarioName, BenchError)] = []
+        package var interrupted = false
+        /// The crash logs written beside `stress.csv`.
+        package var crashLogs: [URL] = []
+        /// Why `stress.csv` could not be written, when it could not.
+        package var writeError: BenchError?
+
+        /// Scenarios with a violation, a hang or a crash.
+        package var failures: [StressResult] { results.filter { !$0.passed } }
+    }
+
+    package var plan: Plan
+    /// The schedbench binary whose `_child` runs the scenarios.
+    package var executable: String
+    /// Where `stress.csv` (and crash logs) go: written after every scenario, so what
+    /// finished is on disk whenever the run ends.
+    package var output: BenchRun.Output?
+    package var observer: any BenchObserver
+    /// Once cancelled, the scenario in progress stops at the end of its current iteration
+    /// (its child is asked to, with SIGUSR1) and keeps what it found; no further one starts.
+    package var cancellation: CancellationToken
+
+    package init(
+        plan: Plan, executable: String? = nil, output: BenchRun.Output? = nil, observer: any BenchObserver = SilentObserver(),
+        cancellation: CancellationToken = CancellationToken()
+    ) {
+        self.plan = plan
+        self.executable = executable ?? ChildProcess.currentExecutable
+        self.output = output
+        self.observer = observer
+        self.cancellation = cancellation
+    }
+
+    package func execute() -> Outcome {
+        var outcome = Outcome()
+        let options = plan.scenarioOptions
+        // Children inherit the disposition: ignored until a stress child listens for it, so a
+        // request to stop that comes before then cannot kill the child.
+        signal(ChildService.stopSignal, SIG_IGN)
+        for (index, scenario) in plan.scenarios.enumerated() {
+            if cancellation.isCancelled {
+                outcome.interrupted = true
+                break
+            }
+            observer.benchEvent(.scenarioStarted(scenario, index: index + 1, count: plan.scenarios.count, seed: plan.seed))
+            do {
+                let result = try runInChild(scenario, options)
+                outcome.results.append(result)
+                write(&outcome)
+                observer.benchEvent(.scenarioFinished(result))
+            } catch {
+                outcome.errors.append((scenario, BenchError(error)))
+            }
+            if cancellation.isCancelled { outcome.interrupted = true }
+        }
+        return outcome
+    }
+
+    /// Writes everything found so far (atomically), when the run has an output.
+    private func write(_ outcome: inout Outcome) {
+        guard let output else { return }
+        do {
+            outcome.crashLogs = try StressFile.write(outcome.results, provenance: output.provenance, to: output.directory)
+            outcome.writeError = nil
+        } catch {
+            outcome.writeError = BenchError(error)
+        }
+    }
+
+    /// How much of a crashed child's standard error a result keeps: a backtrace of every
+    /// thread of a scenario with a few dozen threads fits.
+    package static let keptCrashOutput = 1 << 20
+
+    /// The Swift runtime's backtracer, for a child that crashes: every thread, plain text,
+    /// the crashed thread's registers and the images the frames mention. (`threads` takes a
+    /// Boolean, and the preset goes first: a later preset resets it.)
+    static let backtraceEnvironment = [
+        "SWIFT_BACKTRACE": "enable=yes,preset=full,threads=yes,registers=crashed,images=mentioned,interactive=no,color=no"
+    ]
+
+    /// Runs `scenario` in a child; a child that dies is the scenario's `crash`, at the
+    /// iteration it had started last, with the child's backtrace in `crashLog`.
+    private func runInChild(_ scenario: StressScenarioName, _ options: StressOptions) throws -> StressResult {
+        let tracker = IterationTracker(forwardingTo: observer)
+        let child = ChildProcess(binary: executable, environment: Self.backtraceEnvironment, keptStandardError: Self.keptCrashOutput)
+        // The child's own watchdog reports hangs; this limit is for a child that cannot.
+        let limit = (options.seconds ?? 3_600) + options.hangTimeout + 120
+        let started = Date()
+        do {
+            let reply = try child.run(
+                ChildRequest(job: .stress(scenario, options), cases: [], options: RunOptions()), observer: tracker, timeout: limit,
+                stopping: cancellation)
+            if let failure = reply.failure { throw failure }
+            guard let result = reply.stress else {
+                throw BenchError.childFailed(executable: child.name, problem: "replied to a stress request without a stress result")
+            }
+            return result
+        } catch BenchError.childFailed(_, let problem) where tracker.lastIteration != nil {
+            // It started and then died: the scenario crashed it.
+            var result = StressResult(
+                scenario: scenario, seed: options.seed, hooksCompiled: StressHooks.isCompiled, spinners: options.spinners,
+                seededBug: SeededBug.active?.rawValue)
+            let iteration = tracker.lastIteration!
+            result.iterations = iteration + 1
+            result.durationSeconds = Date().timeIntervalSince(started)
+            result.record(StressViolation(kind: .crash, iteration: iteration, detail: problem), atSecond: result.durationSeconds)
+            result.crashLog = child.standardError.text
+            return result
+        }
+    }
+}
+
+/// Forwards a stress child's events and remembers the last iteration it started.
+private final class IterationTracker: BenchObserver, @unchecked Sendable {
+    private let observer: any BenchObserver
+    private let lock = NSLock()
+    private var last: Int?
+
+    init(forwardingTo observer: any BenchObserver) { self.observer = observer }
+
+    var lastIteration: Int? { lock.withLock { last } }
+
+    func benchEvent(_ event: BenchEvent) {
+        if case .stressIteration(_, let iteration) = event { lock.withLock { last = iteration } }
+        observer.benchEvent(event)
+    }
+}
