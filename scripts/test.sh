@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs every test: the full suite in a debug build, the core's tests again in a release
-# build (its hot paths are inlined into callers there) followed by a short stress pass
-# (schedbench stress, 45 s, a fresh seed), the whole suite under ThreadSanitizer (it must
-# report nothing), and the DocC catalogs (no warnings allowed). Every build has the
-# StressHooks trait: the core's stress points and seeded bugs, which the stress tests need.
-# The debug pass also has the PostgreSQL trait and runs the history tests against a
-# PostgreSQL server it starts on loopback (scripts/test-postgres.sh); the other passes
-# leave PostgreSQL out (it adds SwiftNIO and BoringSSL to each build).
+# build without any trait (the configuration users ship: no stress points, no seeded bugs;
+# the hot paths inlined into callers), a short stress pass (schedbench stress, 45 s, a
+# fresh seed) on a release build with the stress hooks, the whole suite under
+# ThreadSanitizer (it must report nothing), the public-API check, and the DocC catalogs (no
+# warnings allowed). The debug and ThreadSanitizer builds have the StressHooks trait (the
+# core's stress points and seeded bugs, which the stress tests need). The debug pass also
+# has the PostgreSQL trait and runs the history tests against a PostgreSQL server it
+# starts on loopback (scripts/test-postgres.sh); the other passes leave PostgreSQL out (it
+# adds SwiftNIO and BoringSSL to each build).
 #   scripts/test.sh                 everything
 #   SKIP_RELEASE=1 scripts/test.sh  without the release pass
 #   SKIP_TSAN=1 scripts/test.sh     without the ThreadSanitizer pass
@@ -28,16 +30,14 @@ start_test_postgres
 swift test --traits StressHooks,PostgreSQL
 
 if [ "${SKIP_RELEASE:-0}" != "1" ]; then
-    echo "== swift test -c release (RxSchedulersTests)"
-    # -enable-testing: some core tests import the module with @testable.
-    release=(-c release -Xswiftc -enable-testing --traits StressHooks --scratch-path .build-release-tests)
-    swift test "${release[@]}" --filter RxSchedulersTests
-    echo "== schedbench stress (release, 45 s; a failure prints its seed and replay command)"
-    # `swift test` built schedbench too (the CLI tests run it); a separate `swift build
-    # --product` would compile every module again with the plain build's settings.
-    [ -x .build-release-tests/release/schedbench ] || swift build "${release[@]}" --product schedbench
+    echo "== swift test -c release, no traits (RxSchedulersTests)"
+    # -enable-testing: some core tests import the module with @testable (internal functions
+    # stay visible to them; the code under test is still optimized, inlined and specialized).
+    swift test -c release -Xswiftc -enable-testing --disable-default-traits --scratch-path .build-release-tests --filter RxSchedulersTests
+    echo "== schedbench stress (release with the stress hooks, 45 s; a failure prints its seed and replay command)"
+    swift build -c release --traits StressHooks --scratch-path .build-release-stress --product schedbench
     stress_out="$(mktemp -d)"
-    .build-release-tests/release/schedbench stress --duration 45 --out "$stress_out/stress" --quiet
+    .build-release-stress/release/schedbench stress --duration 45 --out "$stress_out/stress" --quiet
     rm -rf "$stress_out"
 fi
 
@@ -47,6 +47,10 @@ if [ "${SKIP_TSAN:-0}" != "1" ]; then
     # The stress scenarios run here too, briefly (StressRunnerTests), with their perturbation.
     TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" swift test --sanitize=thread --traits StressHooks --scratch-path .build-tsan
 fi
+
+echo "== public API of the engine's modules (documented, and used or declared user API)"
+scripts/check-public-api.py --self-test
+scripts/check-public-api.py
 
 if [ "${SKIP_DOCS:-0}" != "1" ]; then
     echo "== documentation (DocC; a warning, such as a link to a missing symbol, fails)"

@@ -8,6 +8,8 @@ package enum BenchError: Error, Codable, Sendable, Equatable, CustomStringConver
     case unreadable(path: String, problem: String)
     /// An output file or directory cannot be written.
     case unwritable(path: String, problem: String)
+    /// A results file is already there and the run was not asked to replace it.
+    case resultsExist(path: String)
     /// Two inputs cannot be compared (no case in common, cases on one side only with
     /// `requireAll`).
     case mismatched(String)
@@ -28,6 +30,7 @@ package enum BenchError: Error, Codable, Sendable, Equatable, CustomStringConver
         switch self {
         case .unreadable(let path, let problem): return "\(path): \(problem)"
         case .unwritable(let path, let problem): return "cannot write \(path): \(problem)"
+        case .resultsExist(let path): return "\(path) holds another run's results"
         case .mismatched(let problem): return problem
         case .caseCannotRun(let problem): return problem
         case .childFailed(let executable, let problem): return "\(executable): \(problem)"

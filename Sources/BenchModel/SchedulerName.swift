@@ -22,39 +22,6 @@ package enum SchedulerName: String, CaseIterable, Codable, CodingKeyRepresentabl
         }
     }
 
-    /// Builds the scheduler for one trial, fresh where RxSwift's API allows, so no queue,
-    /// counter or thread pool carries from one trial to the next (`currentThread`,
-    /// `concurrentMain`, `mainShared`, `mainAsync` and the concurrent global queue are
-    /// process-wide in RxSwift and stay so). `strategy` picks `main`'s dispatch (`batched`
-    /// unless it names one; RxSwift's per-action dispatch for `reference` and `referenceGeneric`).
-    /// Traps for `none`, which has no scheduler: the plan never pairs it with an Rx workload.
-    package func make(strategy: StrategyName = .none) -> any ImmediateSchedulerType {
-        switch self {
-        case .currentThread:
-            return CurrentThreadScheduler.instance
-        case .main:
-            return MainScheduler(dispatch: strategy.mainDispatch ?? .batched)
-        case .mainShared:
-            return MainScheduler.instance
-        case .mainAsync:
-            return MainScheduler.asyncInstance
-        case .serial:
-            return SerialDispatchQueueScheduler(qos: .userInitiated, internalSerialQueueName: "schedbench.serial")
-        case .concurrent:
-            return ConcurrentDispatchQueueScheduler(qos: .userInitiated)
-        case .concurrentMain:
-            return ConcurrentMainScheduler.instance
-        case .operationQueue:
-            let queue = OperationQueue()
-            queue.name = "schedbench.operationQueue"
-            return OperationQueueScheduler(operationQueue: queue)
-        case .virtual:
-            return HistoricalScheduler()
-        case .none:
-            preconditionFailure("scheduler 'none' has no Rx scheduler; baselines build their own queue")
-        }
-    }
-
     /// Whether the scheduler is a `SerialDispatchQueueScheduler` (MainScheduler is one),
     /// where RxSwift's observe(on:) picks per-event blocks rather than its generic algorithm.
     package var isSerialDispatch: Bool { [.main, .mainShared, .mainAsync, .serial].contains(self) }
@@ -62,13 +29,4 @@ package enum SchedulerName: String, CaseIterable, Codable, CodingKeyRepresentabl
     /// Whether its actions may run on the main queue, which runs only while the main thread
     /// runs its RunLoop (the CLI's does).
     var usesMainQueue: Bool { [.main, .mainShared, .mainAsync, .concurrentMain].contains(self) }
-
-    /// `make(strategy:)` for a scheduler that also schedules in time (all but `currentThread`,
-    /// `operationQueue` and `none`, as in RxSwift).
-    package func makeTimed(strategy: StrategyName = .none) -> any SchedulerType {
-        guard let scheduler = make(strategy: strategy) as? any SchedulerType else {
-            preconditionFailure("scheduler '\(rawValue)' cannot schedule in time")
-        }
-        return scheduler
-    }
 }

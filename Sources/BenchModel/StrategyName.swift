@@ -2,14 +2,14 @@ import RxSchedulers
 
 /// Which algorithm a case uses where the core offers more than one. Each name is the core's
 /// own stable name for that algorithm, looked up through the core (`ObserveOnStrategy(name:)`,
-/// `PeriodicPolicy(rawValue:)`, `MainScheduler.Dispatch(rawValue:)`), so the harness and
+/// `PeriodicPolicy(rawValue:)`, `SchedulerDispatch(rawValue:)`), so the harness and
 /// the core cannot disagree on what a name means.
 package enum StrategyName: String, CaseIterable, Codable, CodingKeyRepresentable, Sendable, DeclarationOrdered {
     /// observe(on:) strategies (`ObserveOnStrategy`).
     case reference, referenceGeneric, drain
     /// Periodic policies (`PeriodicPolicy`).
     case catchUp, coalesce, fixedRate, rxRecursive
-    /// MainScheduler dispatch (`MainScheduler.Dispatch`).
+    /// Dispatch on the dispatch-queue schedulers (`SchedulerDispatch`).
     case batched, perAction
     /// Context baselines: raw `DispatchQueue.async` per event, and an `AsyncStream` consumed by a Task.
     case gcd, asyncStream
@@ -34,8 +34,8 @@ package enum StrategyName: String, CaseIterable, Codable, CodingKeyRepresentable
         case .rxRecursive:
             return
                 "periodic: RxSwift's SchedulePeriodicRecursive on any scheduler: ticks counted by recursive schedules on the scheduler itself, owed ones replayed"
-        case .batched: return "MainScheduler: queued actions drained 64 per main-queue block (default)"
-        case .perAction: return "MainScheduler: one main-queue block per action (RxSwift)"
+        case .batched: return "dispatch: queued actions drained 64 per queue block (MainScheduler's default; serial and concurrent take it too)"
+        case .perAction: return "dispatch: one queue block per action (RxSwift; the serial and concurrent schedulers' default)"
         case .gcd: return "baseline: raw DispatchQueue.async per event to a serial queue"
         case .asyncStream: return "baseline: an unbounded AsyncStream read by one Task"
         case .openCombine: return "peer: OpenCombine 0.14 PassthroughSubject.receive(on: a serial DispatchQueue).sink"
@@ -51,14 +51,52 @@ package enum StrategyName: String, CaseIterable, Codable, CodingKeyRepresentable
     /// The periodic policy this name selects, if it names one.
     package var periodicPolicy: PeriodicPolicy? { PeriodicPolicy(rawValue: rawValue) }
 
-    /// The MainScheduler dispatch this name selects, if it names one. RxSwift's
-    /// observe(on:) algorithms (`reference`, `referenceGeneric`) select RxSwift's dispatch,
-    /// one main-queue block per action, so that they are RxSwift end to end.
-    package var mainDispatch: MainScheduler.Dispatch? {
+    /// The dispatch (`SchedulerDispatch`) this name selects on the dispatch-queue schedulers
+    /// (main, serial, concurrent), if it names one. RxSwift's observe(on:) algorithms
+    /// (`reference`, `referenceGeneric`) select RxSwift's dispatch, one block per action, so
+    /// that they are RxSwift end to end.
+    package var dispatch: SchedulerDispatch? {
         switch self {
         case .reference, .referenceGeneric: return .perAction
-        default: return MainScheduler.Dispatch(rawValue: rawValue)
+        default: return SchedulerDispatch(rawValue: rawValue)
         }
+    }
+
+    /// What a name selects: each name belongs to exactly one axis of a case.
+    package enum Axis: String, Sendable, CaseIterable {
+        /// An observe(on:) algorithm (`ObserveOnStrategy`).
+        case observeOn
+        /// How a dispatch-queue scheduler hands its actions to the queue (`SchedulerDispatch`).
+        case dispatch
+        /// How a periodic schedule treats missed ticks (`PeriodicPolicy`).
+        case periodic
+        /// A context baseline: no Rx scheduler, a raw hand-off to compare with.
+        case baseline
+        /// Another framework's hand-off (OpenCombine, an actor, swift-async-algorithms).
+        case peer
+        /// The workload has a single algorithm.
+        case none
+    }
+
+    /// The axis this name belongs to.
+    package var axis: Axis {
+        switch self {
+        case .reference, .referenceGeneric, .drain: return .observeOn
+        case .batched, .perAction: return .dispatch
+        case .catchUp, .coalesce, .fixedRate, .rxRecursive: return .periodic
+        case .gcd, .asyncStream: return .baseline
+        case .openCombine, .actor, .asyncChannel: return .peer
+        case .none: return .none
+        }
+    }
+
+    /// The name a case of `workload` on `scheduler` has today, given the name an older
+    /// build wrote for it (results files and histories keep older names): before dispatch
+    /// was an axis of `schedule.throughput` on the serial and concurrent schedulers, their
+    /// cases ran the default dispatch, `perAction`, under `none`.
+    package static func current(_ written: StrategyName, workload: WorkloadName, scheduler: SchedulerName) -> StrategyName {
+        if written == .none, workload == .scheduleThroughput, scheduler == .serial || scheduler == .concurrent { return .perAction }
+        return written
     }
 
     /// The observe(on:) strategies a workload offers on `scheduler`: `referenceGeneric`

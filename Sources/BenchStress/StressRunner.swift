@@ -97,9 +97,11 @@ package enum StressRunner {
             Perturbation.end()
             let iteration = currentIteration.load(ordering: .relaxed)
             let threads = Perturbation.threadReport()
+            let stalledTail = StalledChunkWait.tailWord.load(ordering: .relaxed)
             let detail =
                 "no progress for \(options.hangTimeout) s in iteration \(iteration)"
                 + (threads.isEmpty ? "" : "; threads: " + threads.joined(separator: "; "))
+                + (stalledTail == 0 ? "" : "; a queue producer waited over 5 s for the next chunk (tail word 0x\(String(stalledTail, radix: 16)))")
             let now = elapsed()
             state.withLock { result in
                 result.iterations = iteration + 1

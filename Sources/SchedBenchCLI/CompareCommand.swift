@@ -66,9 +66,12 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
-        let decision =
-            try history.map { try comparison.compare(history: HistoryLocation($0), new: runs[0], window: window) }
-            ?? comparison.compare(base: runs[0], new: runs[1], paired: paired)
+        let policy = try comparison.policy()
+        let new = runs[history == nil ? 1 : 0]
+        let outcome =
+            try history.map { try ComparisonWorkflow.compare(history: HistoryLocation($0), new: new, window: window, policy: policy) }
+            ?? ComparisonWorkflow.compare(base: runs[0], new: new, paired: paired, policy: policy)
+        let decision = try comparison.present(outcome, new: new)
         let status = ExitStatus(decision)
         if status != .ok { throw status }
     }

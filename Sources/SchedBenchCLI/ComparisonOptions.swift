@@ -78,79 +78,30 @@ struct ComparisonOptions: ParsableArguments {
         }
     }
 
-    /// Reads both sides, compares, prints the comparison on standard output (and writes
-    /// `comparison.csv` to `csv` when given), and returns the decision. `paired`: trials
-    /// with the same number form pairs (a gate's rounds). Unreadable input throws `BenchError`.
-    func compare(base: String, new: String, paired: Bool = false, writingCSVTo csv: URL? = nil) throws -> ComparisonDecision {
-        let (baseCases, baseProvenance) = try ResultsFiles.read(base)
-        let (newCases, newProvenance) = try ResultsFiles.read(new)
-        if let baseProvenance, let newProvenance {
-            let differences = baseProvenance.testbedDifferences(from: newProvenance)
-            if !differences.isEmpty {
-                let said = "BASE and NEW were measured on different testbeds: \(differences.joined(separator: "; "))"
-                if requireSameTestbed { return report(.mismatched(said + " (--require-same-testbed)"), new: new) }
-                printError("warning: \(said); a difference may be the machines', not the code's (--require-same-testbed makes this an error)")
-            }
-            warnIfBusy("BASE", baseProvenance)
-        }
-        if let newProvenance { warnIfBusy("NEW", newProvenance) }
-        let comparison = Comparison(
-            base: baseCases, new: newCases, thresholds: try thresholdTable(), metrics: try metricList(), method: perRow ? .perRow : .familyWise,
-            paired: paired)
-        return try conclude(comparison, baseCases: baseCases.count, newCases: newCases.count, base: base, new: new, csv: csv)
-    }
-
-    /// NEW against the last `window` comparable runs of each case in a history (same
-    /// testbed, started before NEW): `compare --history`. Printing and the decision are as
-    /// in `compare(base:new:)`; cases with no comparable run are listed, and fail only with
-    /// `--require-all`.
-    func compare(history location: HistoryLocation, new: String, window: Int, writingCSVTo csv: URL? = nil) throws -> ComparisonDecision {
-        let (newCases, newProvenance) = try ResultsFiles.read(new)
-        guard let newProvenance, !newCases.isEmpty else { throw BenchError.unreadable(path: new, problem: "holds no results") }
-        guard newProvenance.testbedIsRecorded else {
-            throw BenchError.mismatched(
-                "\(new) does not record its testbed (a run from before the fingerprint); a history compares only runs on an equal, recorded testbed")
-        }
-        warnIfBusy("NEW", newProvenance)
-        let history = try History(location, create: false)
-        let windows = try history.window(for: newProvenance, cases: newCases.map(\.benchCase), size: window)
-        if windows.isEmpty {
-            return report(
-                .mismatched(
-                    "nothing to compare: no run in the history \(location) measured NEW's cases on NEW's testbed before it "
-                        + "(add runs of the base branch first: schedbench history add, or run --history)"),
-                new: new)
-        }
-        let short = windows.values.filter { $0.count < 5 }.count
-        if short > 0 {
-            printError(
-                "note: \(short) of \(windows.count) cases have fewer than 5 comparable runs in the history; "
-                    + "their bounds are wide (a t with one degree of freedom fewer than runs), so they are mostly inconclusive")
-        }
-        let comparison = Comparison(
-            window: windows, new: newCases, thresholds: try thresholdTable(), metrics: try metricList(), method: perRow ? .perRow : .familyWise)
-        return try conclude(comparison, baseCases: windows.count, newCases: newCases.count, base: "the history \(location)", new: new, csv: csv)
+    /// The comparison policy these options ask for.
+    func policy() throws -> ComparisonPolicy {
+        ComparisonPolicy(
+            thresholds: try thresholdTable(), metrics: try metricList(), method: perRow ? .perRow : .familyWise,
+            requireAll: requireAll, failOnInconclusive: failOnInconclusive, requireSameTestbed: requireSameTestbed)
     }
 
     func thresholdTable() throws -> Thresholds {
         try thresholds.map { try Thresholds.read($0, defaultThreshold: defaultThreshold()) } ?? Thresholds(defaultThreshold: defaultThreshold())
     }
 
-    private func warnIfBusy(_ side: String, _ provenance: Provenance) {
-        if let load = Double(provenance.loadAverage), load >= Double(max(1, provenance.cores)) {
-            printError("warning: \(side) started on a busy machine (load average \(provenance.loadAverage) on \(provenance.cores) cores)")
+    /// Prints what a comparison found: its notices on standard error, the table in
+    /// `--format` on standard output, then what the decision means; returns the decision.
+    func present(_ outcome: ComparisonOutcome, new: String) throws -> ComparisonDecision {
+        for notice in outcome.notices {
+            switch notice {
+            case .warning(let text): printError("warning: \(text)")
+            case .note(let text): printError("note: \(text)")
+            }
         }
-    }
-
-    private func conclude(
-        _ comparison: Comparison, baseCases: Int, newCases: Int, base: String, new: String, csv: URL?
-    ) throws -> ComparisonDecision {
-        print(try ComparisonRendering.render(comparison, format: ComparisonRendering.Format(rawValue: format)!))
-        if let csv { try ComparisonFile.write(comparison, to: csv) }
-        return report(
-            comparison.decision(
-                baseCases: baseCases, newCases: newCases, base: base, new: new, requireAll: requireAll, failOnInconclusive: failOnInconclusive),
-            new: new)
+        if let comparison = outcome.comparison {
+            print(try ComparisonRendering.render(comparison, format: ComparisonRendering.Format(rawValue: format)!))
+        }
+        return report(outcome.decision, new: new)
     }
 
     /// Says on stderr what `decision` means, and returns it.

@@ -99,27 +99,22 @@ struct GateCommand: ParsableCommand {
         let runs = InterleavedRuns(
             baseline: baseline, candidate: candidate, cases: cases, options: runOptions.options,
             rounds: rounds, directory: directory, childTimeout: childTimeout.map(TimeInterval.init))
+        let gate = GateWorkflow(runs: runs, policy: try comparison.policy())
         let progress = ProgressRenderer(live: isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()
         let interrupts = Interrupts.cancelOnInterrupt(cancellation, stopping: "stopping after the current round")
         defer { interrupts.cancel() }
-        let finished = try runs.execute(observer: progress, cancellation: cancellation)
+        let outcome = try gate.execute(observer: progress, cancellation: cancellation)
         progress.finish()
-        guard finished else {
+        guard outcome.finished, let found = outcome.comparison, let report = outcome.report else {
             printError("interrupted: the finished rounds are in \(directory.path)")
             throw ExitStatus.interrupted
         }
-        let decision = try comparison.compare(
-            base: runs.resultsDirectory(.baseline).path, new: runs.resultsDirectory(.candidate).path, paired: true,
-            writingCSVTo: directory.appendingPathComponent(ComparisonFile.name))
-        var status = ExitStatus(decision)
-        do {
-            let report = try RunReport.write(
-                run: ReportInput.read(runs.resultsDirectory(.candidate).path), base: ReportInput.read(runs.resultsDirectory(.baseline).path),
-                to: directory.appendingPathComponent("report"),
-                options: RunReport.Options(title: "schedbench gate: candidate against baseline", thresholds: try comparison.thresholdTable()))
-            printError("gate: results in \(directory.path); report: \(report.path)")
-        } catch let error as BenchError {
+        var status = ExitStatus(try comparison.present(found, new: runs.resultsDirectory(.candidate).path))
+        switch report {
+        case .success(let file):
+            printError("gate: results in \(directory.path); report: \(file.path)")
+        case .failure(let error):
             // The comparison's verdict stands; a report that cannot be written only fails a passing gate.
             printError("error: the report: \(error)")
             if status == .ok { status = .error }

@@ -209,35 +209,31 @@ struct RunCommand: ParsableCommand {
             return
         }
 
-        let provenance = Provenance.current()
-        let directory = URL(fileURLWithPath: out ?? "results/\(provenance.runID)")
-        let existing = [ResultsFiles.resultsName, ResultsFiles.summaryName].map { directory.appendingPathComponent($0).path }
-            .filter { FileManager.default.fileExists(atPath: $0) }
-        if !overwrite, let first = existing.first {
-            printError("error: \(first) holds another run's results; choose a new --out, or pass --overwrite to replace them")
-            throw ExitStatus.error
-        }
-        try ResultsFiles.prepare(directory)
-        // Where the run will go when it ends is checked before anything is measured.
-        if let location = try historyLocation() { try History.checkWritable(location) }
-
+        let workflow = RunWorkflow(
+            cases: cases, options: options, directory: out.map { URL(fileURLWithPath: $0) }, replaceExisting: overwrite, writeReport: report,
+            history: try historyLocation())
+        let directory = workflow.directory
         let progress = ProgressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()
         let interrupts = Interrupts.cancelOnInterrupt(
             cancellation, stopping: "stopping the current case at its next trial; it will not be kept",
             terminated: { "terminated: the cases finished so far are in \(directory.path)" })
-        let run = try BenchRun(
-            cases: cases, options: options, output: .init(directory: directory, provenance: provenance),
-            observer: progress, cancellation: cancellation)
-        let outcome = MainThreadDriver.run { run.execute() }
-        interrupts.cancel()
+        defer { interrupts.cancel() }
+        let found: RunWorkflow.Outcome
+        do {
+            found = try workflow.execute(observer: progress, cancellation: cancellation)
+        } catch BenchError.resultsExist(let path) {
+            printError("error: \(path) holds another run's results; choose a new --out, or pass --overwrite to replace them")
+            throw ExitStatus.error
+        }
         progress.finish()
 
+        let outcome = found.run
         if !noTable && !outcome.results.isEmpty {
             print(SummaryTable.render(outcome.results))
         }
         if outcome.writtenCases == 0 {
-            printError("no results written to \(directory.path)" + (existing.isEmpty ? "" : " (the earlier files there are untouched)"))
+            printError("no results written to \(directory.path)" + (found.earlierFiles.isEmpty ? "" : " (the earlier files there are untouched)"))
         } else if !quiet || outcome.writeError != nil {
             printError(
                 "results: \(directory.path)/\(ResultsFiles.resultsName), \(directory.path)/\(ResultsFiles.summaryName) "
@@ -254,27 +250,23 @@ struct RunCommand: ParsableCommand {
             printError("interrupted: kept the \(outcome.writtenCases) finished cases\(abandoned)")
         }
         var status = ExitStatus(outcome)
-        if report && outcome.writtenCases > 0 {
-            do {
-                let file = try RunReport.write(
-                    run: ReportInput.read(directory.path), to: directory.appendingPathComponent("report"),
-                    options: RunReport.Options(title: "schedbench run \(provenance.runID)"))
-                if !quiet { printError("report: \(file.path)") }
-            } catch let error as BenchError {
-                printError("error: the report: \(error)")
-                if status == .ok { status = .error }
-            }
+        switch found.report {
+        case .success(let file): if !quiet { printError("report: \(file.path)") }
+        case .failure(let error):
+            printError("error: the report: \(error)")
+            if status == .ok { status = .error }
+        case nil: break
         }
-        if let location = try historyLocation() {
-            guard status == .ok, outcome.writtenCases == cases.count else {
+        if let location = workflow.history, let step = found.history {
+            switch step {
+            case .added(let added):
+                if !quiet { printError(HistoryCommand.describe(added, runID: workflow.provenance.runID, into: location)) }
+            case .notAdded:
                 printError("not added to the history \(location): only a run that finished cleanly is")
                 throw status == .ok ? ExitStatus.error : status
+            case .failed(let error):
+                throw error
             }
-            // What was written is what is stored: the history reads the files back.
-            let (written, writtenProvenance) = try ResultsFiles.read(directory.path)
-            let added = try History(location, create: true).add(written, provenance: writtenProvenance ?? provenance)
-            let said = HistoryCommand.describe(added, runID: provenance.runID, into: location)
-            if !quiet { printError(said) }
         }
         if status != .ok { throw status }
     }

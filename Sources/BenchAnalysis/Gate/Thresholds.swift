@@ -30,101 +30,132 @@ package struct Thresholds: Sendable, Equatable {
     /// The largest threshold a file may give: 10, a change of 1000%.
     package static let maximum = 10.0
 
-    /// Reads a thresholds file; the error names the file and the bad key or value, or where
-    /// the JSON stops being JSON (line and column). Values must be numbers from 0 up to
-    /// (not including) `maximum`: `true`, strings and `null` are refused, not converted.
+    /// Reads a thresholds file (`ThresholdsFile`, decoded with `JSONDecoder`); the error
+    /// names the file and the bad key or value, or where the JSON stops being JSON (line and
+    /// column). Values must be numbers from 0 up to (not including) `maximum`: `true`,
+    /// strings and `null` are refused, not converted. Keys the file leaves out keep
+    /// `defaultThreshold` and empty tables.
     package static func read(_ path: String, defaultThreshold: Double) throws -> Thresholds {
         func fail(_ problem: String) -> BenchError { .unreadable(path: path, problem: problem) }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw fail("cannot read: \(FileProblem.describe(error, at: URL(fileURLWithPath: path)))")
         }
-        let root: JSONNode
+        let file: ThresholdsFile
         do {
-            root = try JSONDecoder().decode(JSONNode.self, from: data)
-        } catch {
-            throw fail("not valid JSON" + (JSONNode.syntaxErrorPosition(in: data).map { " (\($0))" } ?? ""))
-        }
-        guard case .object(let object) = root else {
+            file = try JSONDecoder().decode(ThresholdsFile.self, from: data)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty && ThresholdsFile.syntaxErrorPosition(in: data) != nil {
+            throw fail("not valid JSON (\(ThresholdsFile.syntaxErrorPosition(in: data)!))")
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
             throw fail("not a JSON object like {\"default\": 0.05, \"metrics\": {...}, \"workloads\": {...}}")
+        } catch let error as DecodingError {
+            throw fail(ThresholdsFile.describe(error))
         }
-        func fraction(_ node: JSONNode, _ key: String) throws -> Double {
-            guard case .number(let number) = node, number >= 0, number < maximum else {
-                throw fail("\(key): \(node) is not a fraction from 0 to below \(Int(maximum)) (0.05 is 5%)")
-            }
-            return number
-        }
-        func metricTable(_ node: JSONNode, _ key: String) throws -> [Metric: Double] {
-            guard case .object(let table) = node else { throw fail("\(key) must map metric names to fractions, not \(node)") }
-            var result: [Metric: Double] = [:]
-            for (name, value) in table {
-                guard let metric = Metric(rawValue: name) else {
-                    throw fail("\(key): unknown metric '\(name)'; valid: \(Metric.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                result[metric] = try fraction(value, "\(key).\(name)")
-            }
-            return result
-        }
-        var thresholds = Thresholds(defaultThreshold: defaultThreshold)
-        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
-            switch key {
-            case "default": thresholds.defaultThreshold = try fraction(value, key)
-            case "metrics": thresholds.metrics = try metricTable(value, key)
-            case "workloads":
-                guard case .object(let table) = value else { throw fail("workloads must map workload names to metric tables, not \(value)") }
-                for (name, metrics) in table {
-                    guard let workload = WorkloadName(rawValue: name) else {
-                        throw fail("workloads: unknown workload '\(name)'; valid: \(WorkloadName.allCases.map(\.rawValue).joined(separator: ", "))")
-                    }
-                    thresholds.workloads[workload] = try metricTable(metrics, "workloads.\(name)")
-                }
-            default:
-                throw fail("unknown key '\(key)'; valid: default, metrics, workloads")
-            }
-        }
-        return thresholds
+        return Thresholds(
+            defaultThreshold: file.defaultThreshold?.value ?? defaultThreshold, metrics: file.metrics?.mapValues(\.value) ?? [:],
+            workloads: file.workloads?.mapValues { $0.mapValues(\.value) } ?? [:])
     }
 }
 
-/// A JSON value that keeps its kind, so a boolean is never read as a number.
-private enum JSONNode: Decodable, CustomStringConvertible {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array
-    case object([String: JSONNode])
+/// The thresholds file as JSON holds it: every key optional, no other key allowed.
+struct ThresholdsFile: Decodable {
+    var defaultThreshold: Fraction?
+    var metrics: [Metric: Fraction]?
+    var workloads: [WorkloadName: [Metric: Fraction]]?
+
+    /// A threshold: a JSON number from 0 up to (not including) `Thresholds.maximum`.
+    struct Fraction: Decodable {
+        var value: Double
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            func refuse(_ shown: String) -> DecodingError {
+                .dataCorruptedError(
+                    in: container, debugDescription: "\(shown) is not a fraction from 0 to below \(Int(Thresholds.maximum)) (0.05 is 5%)")
+            }
+            // A boolean is tried first: it must not be read as the number 1 or 0.
+            if container.decodeNil() { throw refuse("null") }
+            if let flag = try? container.decode(Bool.self) { throw refuse("\(flag)") }
+            if let number = try? container.decode(Double.self) {
+                guard number >= 0, number < Thresholds.maximum else { throw refuse("\(number)") }
+                value = number
+                return
+            }
+            if let text = try? container.decode(String.self) { throw refuse("\"\(text)\"") }
+            throw refuse("an array or an object")
+        }
+    }
+
+    private enum Key: String, CodingKey, CaseIterable {
+        case defaultThreshold = "default", metrics, workloads
+    }
+
+    /// Any key, so that one this format does not have is named in the error.
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 
     init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([String: JSONNode].self) {
-            self = .object(value)
-        } else {
-            _ = try container.decode([JSONNode].self)
-            self = .array
+        let keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+        if let unknown = keys.sorted().first(where: { Key(rawValue: $0) == nil }) {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "unknown key '\(unknown)'; valid: \(Key.allCases.map(\.rawValue).joined(separator: ", "))"))
+        }
+        let container = try decoder.container(keyedBy: Key.self)
+        defaultThreshold = try container.decodeIfPresent(Fraction.self, forKey: .defaultThreshold)
+        metrics = try Self.metricTable(container, .metrics)
+        if container.contains(.workloads) {
+            let tables = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .workloads)
+            var result: [WorkloadName: [Metric: Fraction]] = [:]
+            for key in tables.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                guard let workload = WorkloadName(rawValue: key.stringValue) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: key, in: tables,
+                        debugDescription: "unknown workload '\(key.stringValue)'; valid: \(WorkloadName.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                result[workload] = try Self.metricTable(tables, key)
+            }
+            workloads = result
         }
     }
 
-    var description: String {
-        switch self {
-        case .null: return "null"
-        case .bool(let value): return "\(value)"
-        case .number(let value): return "\(value)"
-        case .string(let value): return "\"\(value)\""
-        case .array: return "an array"
-        case .object: return "an object"
+    /// The metric table at `key` of `container`, its names checked against `Metric`.
+    private static func metricTable<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K) throws -> [Metric: Fraction]? {
+        guard container.contains(key) else { return nil }
+        let table = try container.nestedContainer(keyedBy: AnyKey.self, forKey: key)
+        var result: [Metric: Fraction] = [:]
+        for name in table.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+            guard let metric = Metric(rawValue: name.stringValue) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: name, in: table,
+                    debugDescription: "unknown metric '\(name.stringValue)'; valid: \(Metric.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            result[metric] = try table.decode(Fraction.self, forKey: name)
         }
+        return result
     }
 
-    /// Where a JSON parser gave up, as "line L, column C", when it says.
+    /// A decoding error as "where: what" (`workloads.observeOn.latency: …`), in the words
+    /// the format's own checks chose, or the decoder's for a value of the wrong kind.
+    static func describe(_ error: DecodingError) -> String {
+        let (path, said): ([any CodingKey], String)
+        switch error {
+        case .dataCorrupted(let context): (path, said) = (context.codingPath, context.debugDescription)
+        case .typeMismatch(let type, let context):
+            (path, said) = (context.codingPath, type == Double.self ? context.debugDescription : "must be a JSON object of names and fractions")
+        case .keyNotFound(let key, let context): (path, said) = (context.codingPath, "missing '\(key.stringValue)'")
+        case .valueNotFound(_, let context): (path, said) = (context.codingPath, context.debugDescription)
+        @unknown default: return "\(error)"
+        }
+        let location = path.map(\.stringValue).joined(separator: ".")
+        return location.isEmpty ? said : "\(location): \(said)"
+    }
+
+    /// Where a JSON parser gave up, as "line L, column C", when it says; nil when the data
+    /// is JSON.
     static func syntaxErrorPosition(in data: Data) -> String? {
         do {
             _ = try JSONSerialization.jsonObject(with: data)
@@ -133,7 +164,7 @@ private enum JSONNode: Decodable, CustomStringConvertible {
             let said = "\((error as NSError).userInfo)"
             guard let range = said.range(of: #"character (\d+)"#, options: .regularExpression),
                 let offset = Int(said[range].dropFirst("character ".count))
-            else { return nil }
+            else { return "position unknown" }
             let before = data.prefix(offset)
             let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
             let column = before.count - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 - before.startIndex + 1 } ?? 0) + 1

@@ -2,11 +2,11 @@ import BenchMeasure
 import BenchModel
 /// The history's tables, as an ordered list of migrations, and the one procedure that
 /// applies them (`migrate`): the same statements create and upgrade the schema in SQLite
-/// and in PostgreSQL, and both record the applied migrations in `schedbench_migrations`. A
-/// migration, once released, never changes; a new schema version is a new migration at the
-/// end.
+/// and in PostgreSQL, and both record the applied migrations in one table,
+/// `schedbench_migrations`. A migration, once released, never changes; a new schema version
+/// is a new migration at the end.
 ///
-/// Version 1:
+/// Version 2 renames the cases of an axis that was added (see the migration); version 1:
 /// - `schedbench_history(key, value)`: what this database is (`format` = `schedbench-history`),
 ///   so a database that holds something else is recognized and left alone;
 /// - `runs`: one row per run, its provenance and `testbed` (the columns a measurement depends
@@ -73,15 +73,26 @@ package enum HistorySchema {
                 )
                 """,
                 "CREATE INDEX trials_by_case ON trials (workload, scheduler, strategy, producers, events, payload_bytes, rate_hz, metric)",
-            ])
+            ]),
+        // Dispatch became an axis of schedule.throughput on the serial and concurrent
+        // schedulers: their earlier cases ran the default dispatch under strategy `none`
+        // (`StrategyName.current`, which reads older results files the same way).
+        Migration(
+            identifier: "v2",
+            statements: [
+                """
+                UPDATE trials SET strategy = 'perAction'
+                WHERE workload = 'schedule.throughput' AND scheduler IN ('serial', 'concurrent') AND strategy = 'none'
+                """
+            ]),
     ]
 
     /// The table that records applied migrations, in both backends.
     static let migrationsTable = "schedbench_migrations"
     /// Where SQLite histories made before `schedbench_migrations` recorded theirs (GRDB's
-    /// migrator): read, adopted into `schedbench_migrations`, and kept up to date beside it,
-    /// so that an older build still opens such a file, and refuses it once a migration it
-    /// does not know has been applied.
+    /// migrator): read, adopted into `schedbench_migrations` and dropped, in the transaction
+    /// that migrates such a file; from then on it has one migrations table like every other
+    /// history.
     static let legacyMigrationsTable = "grdb_migrations"
 
     /// What a database records of its migrations, once it has been checked to be a
@@ -93,8 +104,9 @@ package enum HistorySchema {
         var legacy: Set<String>?
 
         var applied: Set<String> { (recorded ?? []).union(legacy ?? []) }
-        /// Whether every migration this build knows has been applied.
-        var isCurrent: Bool { Set(migrations.map(\.identifier)).isSubset(of: applied) }
+        /// Whether every migration this build knows has been applied and recorded in
+        /// `schedbench_migrations`, and no legacy table is left to adopt.
+        var isCurrent: Bool { legacy == nil && Set(migrations.map(\.identifier)).isSubset(of: recorded ?? []) }
     }
 
     /// Reads what `connection` records, and throws, changing nothing, for a database that
@@ -126,7 +138,7 @@ package enum HistorySchema {
     /// advisory lock), so that processes opening a new history at once create it once: the
     /// second finds what the first created instead of failing on "table already exists".
     /// Checks as `inspect` does first. Applied migrations are recorded in
-    /// `schedbench_migrations`, and in `grdb_migrations` too where that table exists.
+    /// `schedbench_migrations`; a legacy `grdb_migrations` is adopted into it and dropped.
     static func migrate(_ connection: any SQLConnection, tables: Set<String>, foreignIfOtherTables: Bool, at location: String) throws {
         let state = try inspect(connection, tables: tables, foreignIfOtherTables: foreignIfOtherTables, at: location)
         guard !state.isCurrent else { return }
@@ -140,10 +152,8 @@ package enum HistorySchema {
             if !(state.recorded ?? []).contains(migration.identifier) {
                 try connection.execute("INSERT INTO \(migrationsTable) (identifier) VALUES (?)", [.text(migration.identifier)])
             }
-            if let legacy = state.legacy, !legacy.contains(migration.identifier) {
-                try connection.execute("INSERT INTO \(legacyMigrationsTable) (identifier) VALUES (?)", [.text(migration.identifier)])
-            }
         }
+        if state.legacy != nil { try connection.execute("DROP TABLE \(legacyMigrationsTable)", []) }
     }
 
     /// The newest schema this build knows.

@@ -99,7 +99,9 @@ package enum ResultsFiles {
             func fail(_ problem: String) -> BenchError { .unreadable(path: url.path, problem: "row \(line): \(problem)") }
             guard let workload = WorkloadName(rawValue: row["workload"]!) else { throw fail("unknown workload '\(row["workload"]!)'") }
             guard let scheduler = SchedulerName(rawValue: row["scheduler"]!) else { throw fail("unknown scheduler '\(row["scheduler"]!)'") }
-            guard let strategy = StrategyName(rawValue: row["strategy"]!) else { throw fail("unknown strategy '\(row["strategy"]!)'") }
+            guard let written = StrategyName(rawValue: row["strategy"]!) else { throw fail("unknown strategy '\(row["strategy"]!)'") }
+            // Older builds' names read as today's, so their runs compare with new ones.
+            let strategy = StrategyName.current(written, workload: workload, scheduler: scheduler)
             func integer(_ column: String, minimum: Int) throws -> Int {
                 guard let text = row[column], let value = Int(text), value >= minimum else {
                     throw fail("\(column) '\(row[column] ?? "")' is not a whole number ≥ \(minimum)")

@@ -19,7 +19,11 @@ struct ScheduleThroughput: Workload {
     init() {}
 
     func strategies(on scheduler: SchedulerName) -> [StrategyName] {
-        scheduler == .main ? [.batched, .perAction] : [.none]
+        switch scheduler {
+        case .main: return [.batched, .perAction]
+        case .serial, .concurrent: return [.perAction, .batched]
+        default: return [.none]
+        }
     }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {

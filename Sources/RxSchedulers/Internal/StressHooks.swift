@@ -13,7 +13,7 @@ import Darwin
 /// The points exist only in builds with the `StressHooks` package trait
 /// (`swift build --traits StressHooks`). In other builds `stressPoint(_:)` has an empty
 /// body and an optimized build contains nothing of it.
-public enum StressPoint: UInt8, CaseIterable, Sendable, CustomStringConvertible {
+@usableFromInline package enum StressPoint: UInt8, CaseIterable, Sendable, CustomStringConvertible {
     /// `MPSCQueue.enqueue`: a slot claimed, its element not yet published.
     case queueClaimed
     /// `MPSCQueue.enqueue`: the chunk boundary won, the next chunk not yet linked.
@@ -58,7 +58,7 @@ public enum StressPoint: UInt8, CaseIterable, Sendable, CustomStringConvertible 
     /// `DispatchActionQueue.runNext`: about to read the next slot's flags.
     case actionQueueRunning
 
-    public var description: String {
+    @usableFromInline package var description: String {
         switch self {
         case .queueClaimed: return "MPSCQueue.enqueue claimed a slot"
         case .queueBoundaryWon: return "MPSCQueue.enqueue won a chunk boundary"
@@ -95,10 +95,10 @@ func stressPoint(_ point: StressPoint) {
 }
 
 /// The switch for stress hooks and seeded bugs.
-public enum StressHooks {
+@usableFromInline package enum StressHooks {
     /// Whether this build has the hooks (`--traits StressHooks`): without them,
     /// `install(_:)` has no effect and no seeded bug can be switched on.
-    public static var isCompiled: Bool {
+    package static var isCompiled: Bool {
         #if StressHooks
         return true
         #else
@@ -107,7 +107,7 @@ public enum StressHooks {
     }
 
     /// What a stress point calls: the point's raw value.
-    public typealias Handler = @convention(c) (UInt8) -> Void
+    package typealias Handler = @convention(c) (UInt8) -> Void
 
     /// The installed handler as a bit pattern (0: none). An atomic, so installing while
     /// dispatch's worker threads pass through points is not a data race; points load it
@@ -116,7 +116,7 @@ public enum StressHooks {
 
     /// Routes every stress point to `handler` (nil: none). Takes effect for threads that
     /// pass a point afterwards.
-    public static func install(_ handler: Handler?) {
+    package static func install(_ handler: Handler?) {
         let bits = handler.map { UInt(bitPattern: unsafeBitCast($0, to: Int.self)) } ?? 0
         Self.handler.store(bits, ordering: .releasing)
     }
@@ -134,7 +134,7 @@ public enum StressHooks {
 /// environment variable `RXSCHEDULERS_SEEDED_BUG` (read once, at first use), and only in
 /// builds with the `StressHooks` trait; in other builds `isActive(_:)` is a constant
 /// `false` and the buggy paths are compiled out.
-public enum SeededBug: String, CaseIterable, Sendable {
+@usableFromInline package enum SeededBug: String, CaseIterable, Sendable {
     /// Lost event: the drain resets its work-in-progress counter to zero instead of
     /// subtracting what it accounted for, so an event queued meanwhile waits for a drain
     /// that never comes.
@@ -179,10 +179,10 @@ public enum SeededBug: String, CaseIterable, Sendable {
     case batchIgnoresHandles
 
     /// The environment variable that switches a seeded bug on.
-    public static let environmentVariable = "RXSCHEDULERS_SEEDED_BUG"
+    package static let environmentVariable = "RXSCHEDULERS_SEEDED_BUG"
 
     /// The bug this process runs with, if any.
-    public static var active: SeededBug? {
+    package static var active: SeededBug? {
         #if StressHooks
         return activeInThisProcess
         #else
@@ -199,7 +199,7 @@ public enum SeededBug: String, CaseIterable, Sendable {
 
     /// Whether `bug` is switched on. A constant `false` without the `StressHooks` trait.
     @inlinable @inline(__always)
-    public static func isActive(_ bug: SeededBug) -> Bool {
+    package static func isActive(_ bug: SeededBug) -> Bool {
         #if StressHooks
         return activeInThisProcess == bug
         #else

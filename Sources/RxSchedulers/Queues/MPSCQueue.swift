@@ -110,8 +110,8 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
 
     /// Lost the boundary: waits (`Backoff`) until the winner installs the next chunk,
     /// which takes a few hundred nanoseconds unless the winner is preempted. A wait past
-    /// 5 s reports the tail word once on stderr, so that a stuck queue shows its state
-    /// instead of hanging silently. `point` names the waiting queue to a stress run
+    /// 5 s records the tail word once (`StalledChunkWait`), so that a stuck queue shows its
+    /// state in a stress run's hang report instead of hanging silently. `point` names the waiting queue to a stress run
     /// (`DispatchActionQueue` claims the same way).
     @usableFromInline
     static func awaitNextChunk(_ tail: borrowing Atomic<UInt>, at point: StressPoint) {
@@ -130,8 +130,7 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
             backoff.wait()
             if !reported, backoff.rounds > 1_024, MonotonicClock.now() - started > 5_000_000_000 {
                 reported = true
-                let message = "MPSCQueue: waited 5 s for the next chunk; tail word 0x\(String(word, radix: 16))\n"
-                fputs(message, stderr)
+                StalledChunkWait.tailWord.store(word, ordering: .relaxed)
             }
         }
     }

@@ -28,22 +28,22 @@ final class SQLiteHistoryTests: XCTestCase {
         _ = try History(.sqlite(path: file), create: true).add(
             [HistoryFixtures.result(HistoryFixtures.benchCase(), nanos: [1])], provenance: HistoryFixtures.provenance("a", minute: 1))
         let queue = try DatabaseQueue(path: file)
-        XCTAssertEqual(try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM schedbench_migrations") }, ["v1"])
+        XCTAssertEqual(try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM schedbench_migrations ORDER BY identifier") }, ["v1", "v2"])
         try queue.close()
         XCTAssertEqual(try History(.sqlite(path: file), create: false).runs().map(\.runID), ["a"])
     }
 
     /// A history made by the builds that migrated with GRDB's migrator (migrations recorded in
-    /// `grdb_migrations` only), written here as they wrote it: it opens, keeps its runs and
-    /// takes new ones; its schema is current, so nothing of its bookkeeping changes.
+    /// `grdb_migrations` only, schema v1), written here as they wrote it: it opens, keeps its
+    /// runs and takes new ones; its bookkeeping moves to `schedbench_migrations`, the one
+    /// migrations table, and the legacy table is dropped.
     func testAHistoryOfTheEarlierBuildsOpensAndKeepsItsRuns() throws {
         let file = path()
         let queue = try DatabaseQueue(path: file)
         var migrator = DatabaseMigrator()
-        for migration in HistorySchema.migrations {
-            migrator.registerMigration(migration.identifier) { db in
-                for statement in migration.statements { try db.execute(sql: statement) }
-            }
+        let v1 = try XCTUnwrap(HistorySchema.migrations.first { $0.identifier == "v1" })
+        migrator.registerMigration(v1.identifier) { db in
+            for statement in v1.statements { try db.execute(sql: statement) }
         }
         try migrator.migrate(queue)
         try queue.write { db in
@@ -60,8 +60,42 @@ final class SQLiteHistoryTests: XCTestCase {
         _ = try history.add([HistoryFixtures.result(HistoryFixtures.benchCase(), nanos: [1])], provenance: HistoryFixtures.provenance("new", minute: 1))
         let reopened = try DatabaseQueue(path: file)
         defer { try? reopened.close() }
-        XCTAssertEqual(try reopened.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }, ["v1"])
+        XCTAssertEqual(try reopened.read { try String.fetchAll($0, sql: "SELECT identifier FROM schedbench_migrations ORDER BY identifier") }, ["v1", "v2"])
+        XCTAssertFalse(try reopened.read { try $0.tableExists("grdb_migrations") })
         XCTAssertEqual(try reopened.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM runs") }, 2)
+    }
+
+    /// A history file written by the build before schema v2 (Tests/Fixtures): it opens and
+    /// migrates; its schedule.throughput cases on serial and concurrent, stored under
+    /// `none`, now read as `perAction`, so a new run of those cases is judged against them.
+    func testAHistoryMadeBeforeSchemaV2Migrates() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/history-schema-v1.sqlite")
+        let file = path()
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: file)
+
+        let history = try History(.sqlite(path: file), create: false)
+        let stored = try XCTUnwrap(try history.runs().first)
+        let queue = try DatabaseQueue(path: file)
+        defer { try? queue.close() }
+        XCTAssertEqual(try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM schedbench_migrations ORDER BY identifier") }, ["v1", "v2"])
+        let strategies = try queue.read {
+            try Row.fetchAll($0, sql: "SELECT DISTINCT scheduler, strategy FROM trials ORDER BY scheduler").map { "\($0["scheduler"] as String)/\($0["strategy"] as String)" }
+        }
+        XCTAssertEqual(strategies, ["concurrent/perAction", "currentThread/none", "serial/perAction"])
+
+        // A new run of the serial case on the same testbed finds the stored run in its window.
+        let benchCase = BenchCase(
+            suite: "default", workload: .scheduleThroughput, scheduler: .serial, strategy: .perAction, producers: 1, events: 2_000, payloadBytes: 0,
+            rateHz: 0)
+        let row = try XCTUnwrap(try queue.read { try Row.fetchOne($0, sql: "SELECT * FROM runs WHERE run_id = ?", arguments: [stored.runID]) })
+        let later = Provenance(
+            runID: "later", timestamp: "2100-01-01T00:00:00Z", host: row["host"], cpu: row["cpu"], cores: row["cores"], os: row["os"],
+            swift: row["swift"], commit: "new", build: row["build"], kernel: row["kernel"], governor: row["governor"], cpuLimit: row["cpu_limit"],
+            loadAverage: "0.1")
+        XCTAssertEqual(later.testbedKey, stored.testbed)
+        let window = try history.window(for: later, cases: [benchCase], size: 5)
+        XCTAssertEqual(window[benchCase]?.count, 1)
     }
 
     /// Runners that create one new history file at once (parallel CI jobs sharing a cache):
@@ -162,9 +196,9 @@ final class SQLiteHistoryTests: XCTestCase {
         let newer = path("newer.sqlite")
         _ = try History(.sqlite(path: newer), create: true)
         let newerQueue = try DatabaseQueue(path: newer)
-        try newerQueue.write { try $0.execute(sql: "INSERT INTO schedbench_migrations (identifier) VALUES ('v2')") }
+        try newerQueue.write { try $0.execute(sql: "INSERT INTO schedbench_migrations (identifier) VALUES ('v99')") }
         try newerQueue.close()
-        try assertRefused(newer, saying: "was written by a newer schedbench (schema v2); this one knows up to v1")
+        try assertRefused(newer, saying: "was written by a newer schedbench (schema v99); this one knows up to v2")
     }
 
     /// A history cut short (a disk that filled, a copy that stopped): refused, left as it is.

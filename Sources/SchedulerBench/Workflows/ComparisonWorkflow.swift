@@ -1,0 +1,134 @@
+import BenchAnalysis
+import BenchMeasure
+import BenchModel
+import Foundation
+
+/// How a comparison decides: the policy `compare` and `gate` share.
+package struct ComparisonPolicy: Sendable {
+    /// The thresholds (default, per metric, per workload).
+    package var thresholds: Thresholds
+    /// The metrics compared, in row order.
+    package var metrics: [Metric]
+    /// Holm over the whole comparison, or each row on its own.
+    package var method: Comparison.Method
+    /// A case measured on one side only makes the decision `mismatched`.
+    package var requireAll: Bool
+    /// Inconclusive rows count against the decision as regressions do.
+    package var failOnInconclusive: Bool
+    /// Runs on different testbeds are refused (`mismatched`) instead of compared with a warning.
+    package var requireSameTestbed: Bool
+
+    package init(
+        thresholds: Thresholds, metrics: [Metric] = Metric.comparedByDefault, method: Comparison.Method = .familyWise,
+        requireAll: Bool = false, failOnInconclusive: Bool = false, requireSameTestbed: Bool = false
+    ) {
+        self.thresholds = thresholds
+        self.metrics = metrics
+        self.method = method
+        self.requireAll = requireAll
+        self.failOnInconclusive = failOnInconclusive
+        self.requireSameTestbed = requireSameTestbed
+    }
+}
+
+/// What a comparison found, and what a person should be told about its inputs.
+package struct ComparisonOutcome: Sendable {
+    /// Something about the inputs worth saying before the table (different testbeds, a
+    /// busy machine, a thin history window). None changes the decision.
+    package enum Notice: Sendable, Equatable {
+        /// The result may mislead: read it with this in mind.
+        case warning(String)
+        /// For information.
+        case note(String)
+    }
+
+    /// In the order they were found.
+    package var notices: [Notice]
+    /// The rows; nil when the inputs could not be compared at all (`decision` says why).
+    package var comparison: Comparison?
+    package var decision: ComparisonDecision
+}
+
+/// The comparison workflows of `compare`, `compare --history` and `gate`: read the runs,
+/// apply the testbed policy, compare, write `comparison.csv` when asked, decide. Reads files
+/// and the history; prints nothing.
+package enum ComparisonWorkflow {
+    /// NEW against BASE (results directories or `results.csv` files). `paired`: trials with
+    /// the same number form pairs (a gate's rounds). Unreadable input throws `BenchError`.
+    package static func compare(
+        base: String, new: String, paired: Bool = false, policy: ComparisonPolicy, writingCSVTo csv: URL? = nil
+    ) throws -> ComparisonOutcome {
+        let (baseCases, baseProvenance) = try ResultsFiles.read(base)
+        let (newCases, newProvenance) = try ResultsFiles.read(new)
+        var notices: [ComparisonOutcome.Notice] = []
+        if let baseProvenance, let newProvenance {
+            let differences = baseProvenance.testbedDifferences(from: newProvenance)
+            if !differences.isEmpty {
+                let said = "BASE and NEW were measured on different testbeds: \(differences.joined(separator: "; "))"
+                if policy.requireSameTestbed {
+                    return ComparisonOutcome(notices: notices, comparison: nil, decision: .mismatched(said + " (--require-same-testbed)"))
+                }
+                notices.append(
+                    .warning("\(said); a difference may be the machines', not the code's (--require-same-testbed makes this an error)"))
+            }
+            notices += busyWarning("BASE", baseProvenance)
+        }
+        if let newProvenance { notices += busyWarning("NEW", newProvenance) }
+        let comparison = Comparison(
+            base: baseCases, new: newCases, thresholds: policy.thresholds, metrics: policy.metrics, method: policy.method, paired: paired)
+        return try conclude(comparison, notices: notices, baseCases: baseCases.count, newCases: newCases.count, base: base, new: new, policy: policy, csv: csv)
+    }
+
+    /// NEW against the last `window` comparable runs of each case in a history (same
+    /// testbed, started before NEW). Cases with no comparable run are listed, and decide
+    /// only with `requireAll`.
+    package static func compare(
+        history location: HistoryLocation, new: String, window: Int, policy: ComparisonPolicy, writingCSVTo csv: URL? = nil
+    ) throws -> ComparisonOutcome {
+        let (newCases, newProvenance) = try ResultsFiles.read(new)
+        guard let newProvenance, !newCases.isEmpty else { throw BenchError.unreadable(path: new, problem: "holds no results") }
+        guard newProvenance.testbedIsRecorded else {
+            throw BenchError.mismatched(
+                "\(new) does not record its testbed (a run from before the fingerprint); a history compares only runs on an equal, recorded testbed")
+        }
+        var notices = busyWarning("NEW", newProvenance)
+        let history = try History(location, create: false)
+        let windows = try history.window(for: newProvenance, cases: newCases.map(\.benchCase), size: window)
+        if windows.isEmpty {
+            return ComparisonOutcome(
+                notices: notices, comparison: nil,
+                decision: .mismatched(
+                    "nothing to compare: no run in the history \(location) measured NEW's cases on NEW's testbed before it "
+                        + "(add runs of the base branch first: schedbench history add, or run --history)"))
+        }
+        let short = windows.values.filter { $0.count < 5 }.count
+        if short > 0 {
+            notices.append(
+                .note(
+                    "\(short) of \(windows.count) cases have fewer than 5 comparable runs in the history; "
+                        + "their bounds are wide (a t with one degree of freedom fewer than runs), so they are mostly inconclusive"))
+        }
+        let comparison = Comparison(window: windows, new: newCases, thresholds: policy.thresholds, metrics: policy.metrics, method: policy.method)
+        return try conclude(
+            comparison, notices: notices, baseCases: windows.count, newCases: newCases.count, base: "the history \(location)", new: new,
+            policy: policy, csv: csv)
+    }
+
+    /// A warning when `provenance` says its run started with the load average at or above
+    /// the core count.
+    static func busyWarning(_ side: String, _ provenance: Provenance) -> [ComparisonOutcome.Notice] {
+        guard let load = Double(provenance.loadAverage), load >= Double(max(1, provenance.cores)) else { return [] }
+        return [.warning("\(side) started on a busy machine (load average \(provenance.loadAverage) on \(provenance.cores) cores)")]
+    }
+
+    private static func conclude(
+        _ comparison: Comparison, notices: [ComparisonOutcome.Notice], baseCases: Int, newCases: Int, base: String, new: String,
+        policy: ComparisonPolicy, csv: URL?
+    ) throws -> ComparisonOutcome {
+        if let csv { try ComparisonFile.write(comparison, to: csv) }
+        let decision = comparison.decision(
+            baseCases: baseCases, newCases: newCases, base: base, new: new, requireAll: policy.requireAll,
+            failOnInconclusive: policy.failOnInconclusive)
+        return ComparisonOutcome(notices: notices, comparison: comparison, decision: decision)
+    }
+}

@@ -1,0 +1,130 @@
+import BenchAnalysis
+import BenchMeasure
+import BenchModel
+import Foundation
+import SchedulerBench
+import XCTest
+
+/// The engine's workflows driven through their API alone, as a program embedding the
+/// engine would: no command line is parsed and nothing is printed.
+final class WorkflowTests: XCTestCase {
+    private var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("workflows-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    private let cases = [200, 300].map {
+        BenchCase(suite: "quick", workload: .trampolineNested, scheduler: .currentThread, strategy: .none, producers: 1, events: $0, payloadBytes: 0, rateHz: 0)
+    }
+
+    private var options: RunOptions {
+        var options = RunOptions()
+        options.trials = 3
+        options.warmup = 0
+        // Counting runs in a `_child` of this process, which only schedbench answers.
+        options.countAllocations = false
+        return options
+    }
+
+    /// A run with a report and a history: the results, the report and the stored run are
+    /// all there, and a second run into the same directory is refused before it measures.
+    func testRunWithReportAndHistory() throws {
+        let history = try HistoryLocation(scratch.appendingPathComponent("history.sqlite").path)
+        let directory = scratch.appendingPathComponent("run")
+        let workflow = RunWorkflow(cases: cases, options: options, directory: directory, writeReport: true, history: history)
+        let outcome = try workflow.execute()
+
+        XCTAssertTrue(outcome.isClean)
+        XCTAssertEqual(outcome.run.writtenCases, 2)
+        XCTAssertEqual(outcome.earlierFiles, [])
+        let report = try XCTUnwrap(try outcome.report?.get())
+        XCTAssertTrue(FileManager.default.fileExists(atPath: report.path))
+        guard case .added(.added(let stored, _)) = outcome.history else { return XCTFail("not added: \(String(describing: outcome.history))") }
+        XCTAssertEqual(stored, 2)
+        XCTAssertEqual(try History(history, create: false).runs().map(\.runID), [workflow.provenance.runID])
+
+        let again = RunWorkflow(cases: cases, options: options, directory: directory)
+        XCTAssertThrowsError(try again.execute()) { error in
+            XCTAssertEqual(error as? BenchError, .resultsExist(path: directory.appendingPathComponent(ResultsFiles.resultsName).path))
+        }
+        var replacing = again
+        replacing.replaceExisting = true
+        XCTAssertEqual(try replacing.execute().earlierFiles.count, 2)
+    }
+
+    /// A run that does not finish cleanly (cancelled) is not added to the history.
+    func testAnInterruptedRunIsNotAddedToTheHistory() throws {
+        let history = try HistoryLocation(scratch.appendingPathComponent("history.sqlite").path)
+        final class CancelAfterFirst: BenchObserver, @unchecked Sendable {
+            let token = CancellationToken()
+            func benchEvent(_ event: BenchEvent) { if case .caseFinished = event { _ = token.cancel() } }
+        }
+        let observer = CancelAfterFirst()
+        let outcome = try RunWorkflow(cases: cases, options: options, directory: scratch.appendingPathComponent("run"), history: history)
+            .execute(observer: observer, cancellation: observer.token)
+        XCTAssertFalse(outcome.isClean)
+        XCTAssertTrue(outcome.run.interrupted)
+        guard case .notAdded = outcome.history else { return XCTFail("\(String(describing: outcome.history))") }
+    }
+
+    /// NEW judged against the runs a history holds, through `ComparisonWorkflow` alone.
+    func testCompareWithHistory() throws {
+        let history = try HistoryLocation(scratch.appendingPathComponent("history.sqlite").path)
+        // The history compares only runs that started before NEW (to the second).
+        for index in 0..<2 {
+            let outcome = try RunWorkflow(
+                cases: cases, options: options, directory: scratch.appendingPathComponent("base-\(index)"),
+                provenance: .current(date: Date().addingTimeInterval(Double(index) - 10)), history: history
+            ).execute()
+            XCTAssertTrue(outcome.isClean)
+        }
+        let new = scratch.appendingPathComponent("new")
+        XCTAssertTrue(try RunWorkflow(cases: cases, options: options, directory: new).execute().isClean)
+
+        let csv = scratch.appendingPathComponent("comparison.csv")
+        let outcome = try ComparisonWorkflow.compare(
+            history: history, new: new.path, window: 20, policy: ComparisonPolicy(thresholds: Thresholds(defaultThreshold: 0.05)), writingCSVTo: csv)
+        let comparison = try XCTUnwrap(outcome.comparison)
+        XCTAssertEqual(Set(comparison.rows.map(\.benchCase)), Set(cases))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: csv.path))
+        // Two runs in each window: fewer than five, which the outcome says.
+        XCTAssertTrue(outcome.notices.contains { if case .note(let text) = $0 { text.contains("fewer than 5 comparable runs") } else { false } }, "\(outcome.notices)")
+        if case .mismatched(let problem) = outcome.decision { XCTFail(problem) }
+
+        // A history that holds nothing of NEW's: nothing to compare, said as a decision.
+        let empty = try HistoryLocation(scratch.appendingPathComponent("empty.sqlite").path)
+        _ = try History(empty, create: true)
+        let nothing = try ComparisonWorkflow.compare(history: empty, new: new.path, window: 20, policy: ComparisonPolicy(thresholds: Thresholds(defaultThreshold: 0.05)))
+        XCTAssertNil(nothing.comparison)
+        guard case .mismatched = nothing.decision else { return XCTFail("\(nothing.decision)") }
+    }
+
+    /// A gate of one build against itself, through `GateWorkflow` alone: both sides'
+    /// results, the paired comparison, comparison.csv and the report.
+    func testGateThroughTheEngine() throws {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("schedbench").path
+        if dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil {
+            throw XCTSkip("the gate runs schedbench, which links jemalloc and cannot run under ThreadSanitizer")
+        }
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: executable), "build schedbench first (swift build)")
+        let directory = scratch.appendingPathComponent("gate")
+        let runs = InterleavedRuns(baseline: executable, candidate: executable, cases: cases, options: options, rounds: 2, directory: directory)
+        let outcome = try GateWorkflow(runs: runs, policy: ComparisonPolicy(thresholds: Thresholds(defaultThreshold: 0.05))).execute()
+
+        XCTAssertTrue(outcome.finished)
+        let comparison = try XCTUnwrap(outcome.comparison?.comparison)
+        XCTAssertEqual(Set(comparison.rows.map(\.benchCase)), Set(cases))
+        XCTAssertTrue(comparison.rows.allSatisfy { $0.estimator == .paired || $0.estimator == .single }, "\(comparison.rows.map(\.estimator))")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory.appendingPathComponent(ComparisonFile.name).path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(try outcome.report?.get()).path))
+        for side in GateSide.allCases {
+            XCTAssertEqual(try ResultsFiles.read(runs.resultsDirectory(side).path).cases.count, 2)
+        }
+    }
+}
