@@ -1,11 +1,16 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Written in the Swift 5 language mode: like RxSwift, the core's types are shared
-// across threads under the core's own locks and atomics, which strict Sendable
-// checking cannot express without wrapping every closure. The harness drives those
-// types from its own threads for the same reason.
+// The core (RxSchedulers, RxSchedulersTesting and their tests) is written in the Swift 5
+// language mode: like RxSwift, its schedulers, subjects and observers are shared across
+// threads under the core's own locks and atomics, and its API takes plain closures, as
+// RxSwift code written for it does; declaring them `Sendable` would change the API RxSwift
+// users call (every closure passed to `subscribe` would have to be `@Sendable`).
 let languageMode: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+// The engine and the command line are written in the Swift 6 language mode: their shared
+// state is checked (`Locked`, atomics); where they hand the core's types to other threads,
+// they say so (`nonisolated(unsafe)`, next to the reason).
+let engineMode: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "SchedulerBench",
@@ -78,7 +83,7 @@ let package = Package(
         .target(
             name: "BenchModel",
             dependencies: ["RxSchedulers", .product(name: "Histogram", package: "hdrhistogram-swift")],
-            swiftSettings: languageMode
+            swiftSettings: engineMode
         ),
         // Measuring: workloads and their hand-offs, collectors, checkers, the runner, the
         // child protocol and the results files a run writes. A `_child` process needs
@@ -98,13 +103,13 @@ let package = Package(
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
-            swiftSettings: languageMode
+            swiftSettings: engineMode
         ),
         // Stress: the scenarios, the perturbation, the runner and stress.csv.
         .target(
             name: "BenchStress",
             dependencies: ["BenchModel", "BenchMeasure", "RxSchedulers"],
-            swiftSettings: languageMode
+            swiftSettings: engineMode
         ),
         // Analysis: statistics, comparison and the gate, the history, the report, exports.
         .target(
@@ -116,7 +121,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             ],
-            swiftSettings: languageMode
+            swiftSettings: engineMode
         ),
         // The engine's workflows over the layers (run with report and history, compare,
         // gate, stress, the child's entry point): what the CLI calls. It never prints; it
@@ -124,7 +129,7 @@ let package = Package(
         .target(
             name: "SchedulerBench",
             dependencies: ["BenchModel", "BenchMeasure", "BenchStress", "BenchAnalysis"],
-            swiftSettings: languageMode
+            swiftSettings: engineMode
         ),
         // The command line: one file per subcommand, rendering, exit statuses. A library,
         // so its tests can import it without linking jemalloc.
@@ -132,14 +137,15 @@ let package = Package(
             name: "SchedBenchCLI",
             dependencies: [
                 "SchedulerBench",
+                "CProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: languageMode
+            swiftSettings: engineMode
         ),
         .executableTarget(
             name: "schedbench",
             dependencies: ["SchedBenchCLI", "SchedulerBench", "CJemalloc"],
-            swiftSettings: languageMode
+            swiftSettings: engineMode
         ),
 
         .testTarget(

@@ -28,19 +28,19 @@ package enum StrategyName: String, CaseIterable, Codable, CodingKeyRepresentable
         case .referenceGeneric:
             return "observe(on:) with RxSwift's generic algorithm (lock + queue + recursive schedule) on serial dispatch schedulers too"
         case .drain: return "observe(on:) tuned: lock-free MPSC queue + work-in-progress drain, bounded batches (default)"
-        case .catchUp: return "periodic: every missed tick replayed once, in order, as soon as possible (default)"
-        case .coalesce: return "periodic: a repeating dispatch timer that merges missed ticks (RxSwift on dispatch queues)"
-        case .fixedRate: return "periodic: tick n due at start + n·period; overruns run at once; a far-behind schedule is rebased"
+        case .catchUp: return "every missed tick replayed once, in order, as soon as possible (default)"
+        case .coalesce: return "a repeating dispatch timer that merges missed ticks (RxSwift on dispatch queues)"
+        case .fixedRate: return "tick n due at start + n·period; overruns run at once; a far-behind schedule is rebased"
         case .rxRecursive:
             return
-                "periodic: RxSwift's SchedulePeriodicRecursive on any scheduler: ticks counted by recursive schedules on the scheduler itself, owed ones replayed"
-        case .batched: return "dispatch: queued actions drained 64 per queue block (MainScheduler's default; serial and concurrent take it too)"
-        case .perAction: return "dispatch: one queue block per action (RxSwift; the serial and concurrent schedulers' default)"
-        case .gcd: return "baseline: raw DispatchQueue.async per event to a serial queue"
-        case .asyncStream: return "baseline: an unbounded AsyncStream read by one Task"
-        case .openCombine: return "peer: OpenCombine 0.14 PassthroughSubject.receive(on: a serial DispatchQueue).sink"
-        case .actor: return "peer: each event hopped onto an actor in its own Task (enqueued in order), the actor calls the observer"
-        case .asyncChannel: return "peer: swift-async-algorithms 1.1 AsyncChannel (back-pressured send), read by one Task"
+                "RxSwift's SchedulePeriodicRecursive on any scheduler: ticks counted by recursive schedules on the scheduler itself, owed ones replayed"
+        case .batched: return "queued actions drained 64 per queue block (MainScheduler's default; serial and concurrent take it too)"
+        case .perAction: return "one queue block per action (RxSwift; the serial and concurrent schedulers' default)"
+        case .gcd: return "raw DispatchQueue.async per event to a serial queue"
+        case .asyncStream: return "an unbounded AsyncStream read by one Task"
+        case .openCombine: return "OpenCombine 0.14 PassthroughSubject.receive(on: a serial DispatchQueue).sink"
+        case .actor: return "each event hopped onto an actor in its own Task (enqueued in order), the actor calls the observer"
+        case .asyncChannel: return "swift-async-algorithms 1.1 AsyncChannel (back-pressured send), read by one Task"
         case .none: return "the workload has a single algorithm"
         }
     }

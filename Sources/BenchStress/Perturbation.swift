@@ -136,7 +136,8 @@ enum Perturbation {
         }
         var name = [CChar](repeating: 0, count: 64)
         schedbench_describe_current_thread(&name, UInt(name.count))
-        let record = ThreadRecord(name: "thread " + String(cString: name))
+        let described = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let record = ThreadRecord(name: "thread " + described)
         pthread_setspecific(key, Unmanaged.passRetained(record).toOpaque())
         registryLock.withLock { records.append(record) }
         return record
@@ -173,7 +174,7 @@ enum Perturbation {
 
 /// Extra threads that spin for a whole scenario run (`--threads`), so the scenario's own
 /// threads get preempted at arbitrary points on a machine with few cores.
-final class Spinners: @unchecked Sendable {
+final class Spinners: Sendable {
     private let running = Atomic<Bool>(true)
     private let finished = DispatchGroup()
 

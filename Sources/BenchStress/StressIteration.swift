@@ -14,7 +14,7 @@ protocol StressScenario: AnyObject {
 
 /// A scenario of the catalogue (`StressScenarios`): it says what it checks and catches,
 /// and the runner makes a fresh one for each run.
-protocol CataloguedStressScenario: StressScenario {
+protocol CataloguedStressScenario: StressScenario, SendableMetatype {
     /// Its stable name (`schedbench stress --scenario`, `stress.csv`).
     static var name: StressScenarioName { get }
     /// One line for `schedbench list`: the property it checks.
@@ -139,7 +139,7 @@ final class StressIteration: @unchecked Sendable {
 }
 
 /// The time of the scenario's last sign of progress, for the watchdog.
-final class Heartbeat: @unchecked Sendable {
+final class Heartbeat: Sendable {
     private let last = Atomic<UInt64>(MonotonicClock.now())
 
     func beat() { last.store(MonotonicClock.now(), ordering: .relaxed) }

@@ -154,17 +154,16 @@ package struct StressRun: Sendable {
 }
 
 /// Forwards a stress child's events and remembers the last iteration it started.
-private final class IterationTracker: BenchObserver, @unchecked Sendable {
+private final class IterationTracker: BenchObserver, Sendable {
     private let observer: any BenchObserver
-    private let lock = NSLock()
-    private var last: Int?
+    private let last = Locked<Int?>(nil)
 
     init(forwardingTo observer: any BenchObserver) { self.observer = observer }
 
-    var lastIteration: Int? { lock.withLock { last } }
+    var lastIteration: Int? { last.withLock { $0 } }
 
     func benchEvent(_ event: BenchEvent) {
-        if case .stressIteration(_, let iteration) = event { lock.withLock { last = iteration } }
+        if case .stressIteration(_, let iteration) = event { last.withLock { $0 = iteration } }
         observer.benchEvent(event)
     }
 }

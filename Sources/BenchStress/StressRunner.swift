@@ -26,17 +26,19 @@ package enum StressRunner {
         _ scenario: StressScenarioName, instance: any StressScenario, options: StressOptions, observer: any BenchObserver = SilentObserver(),
         cancellation: CancellationToken = CancellationToken()
     ) -> StressResult {
+        // Runs its iterations on the iteration thread while this one watches it; nothing else touches it.
+        nonisolated(unsafe) let instance = instance
         Perturbation.install()
         defer { Perturbation.uninstall() }
         Perturbation.resetRegistry()
         let spinners = Spinners(count: options.spinners)
         defer { spinners.stop() }
         // Locked boxes rather than `Mutex`: ThreadSanitizer sees pthread locks, not Mutex's futex.
-        let state = LockedBox(
+        let state = Locked(
             StressResult(
                 scenario: scenario, seed: options.seed, hooksCompiled: StressHooks.isCompiled, spinners: options.spinners,
                 seededBug: SeededBug.active?.rawValue))
-        let outcomeTable = LockedBox([String: StressOutcome]())
+        let outcomeTable = Locked([String: StressOutcome]())
         let heartbeat = Heartbeat()
         let finished = DispatchSemaphore(value: 0)
         let abandoned = Atomic<Bool>(false)
@@ -113,17 +115,5 @@ package enum StressRunner {
         result.durationSeconds = elapsed()
         result.outcomes = outcomeTable.withLock { $0.values.sorted { ($0.outcomeClass.rawValue, $0.name) < ($1.outcomeClass.rawValue, $1.name) } }
         return result
-    }
-}
-
-/// A value shared between the runner's threads, under a lock.
-private final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.withLock { body(&value) }
     }
 }

@@ -79,3 +79,7 @@ void schedbench_describe_current_thread(char *buffer, unsigned long length) {
     snprintf(buffer, length, "%s", name);
 #endif
 }
+
+void schedbench_line_buffer_stdout(void) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+}

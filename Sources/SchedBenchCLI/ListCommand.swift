@@ -30,8 +30,11 @@ struct ListCommand: ParsableCommand {
         }
         lines.append("\nSchedulers:")
         lines += SchedulerName.allCases.map { "  \(padded($0.rawValue, 16))\($0.summary)" }
-        lines.append("\nStrategies:")
-        lines += StrategyName.allCases.map { "  \(padded($0.rawValue, 16))\($0.summary)" }
+        lines.append("\nStrategies (each selects on one axis):")
+        for axis in StrategyName.Axis.allCases {
+            lines.append("  \(axis.rawValue):")
+            lines += StrategyName.allCases.filter { $0.axis == axis }.map { "    \(padded($0.rawValue, 18))\($0.summary)" }
+        }
         lines.append("\nSuites:")
         lines += Suite.all.map { "  \(padded($0.name, 16))\($0.summary)" }
         lines.append("\nStress scenarios (schedbench stress):")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CProcess
 import Foundation
 import SchedulerBench
 
@@ -34,7 +35,7 @@ package struct SchedBench: ParsableCommand {
         // Standard output is line-buffered even into a pipe or a file: a line printed
         // ("added …") is out before the next one, so it is not lost when the process is
         // killed, and never lands in the middle of a line written to standard error.
-        setvbuf(stdout, nil, _IOLBF, 0)
+        schedbench_line_buffer_stdout()
         var parsed: ParsableCommand.Type = SchedBench.self
         do {
             var command = try parseAsRoot()

@@ -71,6 +71,8 @@ final class CommandLineTests: SchedBenchTestCase {
         {
             XCTAssertTrue(run.stdout.contains(name), name)
         }
+        // Strategies listed under their axis.
+        XCTAssertTrue(run.stdout.contains("  dispatch:\n    batched "), run.stdout)
     }
 
     /// A tiny suite end to end: both files exist, follow the schema, and hold every case.

@@ -23,7 +23,7 @@ enum Blocking {
         case connectionClosed
     }
 
-    static func wait<T>(seconds: Double, closed: EventLoopFuture<Void>? = nil, _ work: @escaping @Sendable () async throws -> T) throws -> T {
+    static func wait<T: Sendable>(seconds: Double, closed: EventLoopFuture<Void>? = nil, _ work: @escaping @Sendable () async throws -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)
         let box = ResultBox<T>()
         let task = Task.detached {
@@ -44,7 +44,7 @@ enum Blocking {
 
     /// The first outcome wins: the work's, the connection's close, or the deadline. Written
     /// and read under the lock; the semaphore is signalled by the winner only.
-    private final class ResultBox<T>: @unchecked Sendable {
+    private final class ResultBox<T: Sendable>: Sendable {
         private let outcome = Mutex<Result<T, any Error>?>(nil)
 
         func finish(_ first: Result<T, any Error>, signalling done: DispatchSemaphore) {

@@ -3,6 +3,7 @@ import BenchMeasure
 import BenchModel
 import Foundation
 import PostgresNIO
+import Synchronization
 
 /// A history in PostgreSQL, shared by many runners, through postgres-nio (built with the
 /// `PostgreSQL` trait). The schema is the same as in SQLite, brought up to date by the same
@@ -139,11 +140,10 @@ final class PostgresDatabase: SQLDatabase {
 
     /// Whether the connection can still be used: false once a statement waited past its
     /// deadline or saw the connection close.
-    private final class Liveness: @unchecked Sendable {
-        private let lock = NSLock()
-        private var alive = true
-        var isAlive: Bool { lock.withLock { alive } }
-        func markDead() { lock.withLock { alive = false } }
+    private final class Liveness: Sendable {
+        private let alive = Atomic<Bool>(true)
+        var isAlive: Bool { alive.load(ordering: .acquiring) }
+        func markDead() { alive.store(false, ordering: .releasing) }
     }
 
     private struct Statements: SQLConnection {

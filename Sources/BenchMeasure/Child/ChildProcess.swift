@@ -3,8 +3,10 @@ import CProcess
 import Foundation
 
 /// Starts one child speaking the child protocol (`ChildRequest`), sends it the request,
-/// forwards its events and returns its reply. The engine's only way to start a process
-/// of its own: isolated cases, counting trials and gate rounds all come through here.
+/// forwards its events and returns its reply. The engine's only way to start a `_child`:
+/// isolated cases, counting trials, gate rounds and stress scenarios all come through
+/// here. (Tools the engine runs, `git` for a run's commit and `strip` before callgrind,
+/// start through `Foundation.Process`: they speak no protocol.)
 ///
 /// The child runs in a process group of its own (a Ctrl-C at the terminal reaches the
 /// parent only, which decides), with SIGINT, SIGTERM and SIGPIPE at their defaults, and
@@ -277,22 +279,25 @@ package struct ChildProcess {
 
 /// Kills a child's process group if it is still running when the time is up, or when a
 /// cancellation token is cancelled.
-final class Watchdog: @unchecked Sendable {
+final class Watchdog: Sendable {
+    private struct State {
+        var armed = false
+        var didFire = false
+        var watching = false
+        var didCancel = false
+    }
+
     private let group: pid_t
-    private let lock = NSLock()
-    private var armed = false
-    private var didFire = false
-    private var watching = false
-    private var didCancel = false
+    private let state = Locked(State())
 
     init(group: pid_t) { self.group = group }
 
     func arm(after seconds: TimeInterval) {
-        lock.withLock { armed = true }
+        state.withLock { $0.armed = true }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-            lock.withLock {
-                guard armed else { return }
-                didFire = true
+            state.withLock { state in
+                guard state.armed else { return }
+                state.didFire = true
                 kill(-group, SIGKILL)
             }
         }
@@ -300,8 +305,8 @@ final class Watchdog: @unchecked Sendable {
 
     /// Kills the group once `cancellation` is cancelled, checking every 20 ms until `disarm`.
     func arm(until cancellation: CancellationToken) {
-        watch(cancellation) { [self] in
-            didCancel = true
+        watch(cancellation) { [group] state in
+            state.didCancel = true
             kill(-group, SIGKILL)
         }
     }
@@ -309,18 +314,18 @@ final class Watchdog: @unchecked Sendable {
     /// Sends the group's leader (the child) `ChildService.stopSignal` once `stopping` is
     /// cancelled, checking every 20 ms until `disarm`.
     func arm(asking stopping: CancellationToken) {
-        watch(stopping) { [self] in _ = kill(group, ChildService.stopSignal) }
+        watch(stopping) { [group] _ in _ = kill(group, ChildService.stopSignal) }
     }
 
     /// Runs `act` under the lock, once, when `token` is cancelled before `disarm`.
-    private func watch(_ token: CancellationToken, _ act: @escaping @Sendable () -> Void) {
-        lock.withLock { watching = true }
+    private func watch(_ token: CancellationToken, _ act: @escaping @Sendable (inout State) -> Void) {
+        state.withLock { $0.watching = true }
         DispatchQueue.global().async { [self] in
-            while lock.withLock({ watching }) {
+            while state.withLock({ $0.watching }) {
                 if token.isCancelled {
-                    lock.withLock {
-                        guard watching else { return }
-                        act()
+                    state.withLock { state in
+                        guard state.watching else { return }
+                        act(&state)
                     }
                     return
                 }
@@ -331,16 +336,16 @@ final class Watchdog: @unchecked Sendable {
 
     /// The child has exited: the watchdog must not kill a group that may no longer be its.
     func disarm() {
-        lock.withLock {
-            armed = false
-            watching = false
+        state.withLock { state in
+            state.armed = false
+            state.watching = false
         }
     }
 
     /// The time ran out and the group was killed.
-    var fired: Bool { lock.withLock { didFire } }
+    var fired: Bool { state.withLock { $0.didFire } }
     /// The token was cancelled and the group was killed.
-    var cancelled: Bool { lock.withLock { didCancel } }
+    var cancelled: Bool { state.withLock { $0.didCancel } }
 }
 
 /// Splits a byte stream into lines (without their newline).
@@ -360,27 +365,26 @@ struct LineSplitter {
 }
 
 /// The last `limit` bytes of a stream, appended from one thread and read after it ends.
-package final class TailBuffer: @unchecked Sendable {
+package final class TailBuffer: Sendable {
     private let limit: Int
-    private let lock = NSLock()
-    private var data = Data()
+    private let kept = Locked(Data())
 
     init(limit: Int) { self.limit = limit }
 
     func append(_ chunk: Data) {
-        lock.lock()
-        defer { lock.unlock() }
-        data.append(chunk)
-        // A copy, not removeFirst: a Data that drops its front keeps its storage, which
-        // would grow with everything the child ever wrote.
-        if data.count > 2 * limit { data = Data(data.suffix(limit)) }
+        kept.withLock { data in
+            data.append(chunk)
+            // A copy, not removeFirst: a Data that drops its front keeps its storage, which
+            // would grow with everything the child ever wrote.
+            if data.count > 2 * limit { data = Data(data.suffix(limit)) }
+        }
     }
 
-    func reset() { lock.withLock { data = Data() } }
+    func reset() { kept.withLock { $0 = Data() } }
 
     /// Everything kept: the last `limit` bytes (from a line's start where one is in reach).
     package var text: String {
-        lock.withLock {
+        kept.withLock { data in
             let tail = data.suffix(limit)
             let fromLine = data.count > limit ? tail.drop { $0 != UInt8(ascii: "\n") }.dropFirst() : tail[...]
             return String(decoding: fromLine.isEmpty ? tail : fromLine, as: UTF8.self)
@@ -404,9 +408,9 @@ package final class TailBuffer: @unchecked Sendable {
 
     /// The last `count` non-empty lines, joined with " | ".
     func lastLines(_ count: Int) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: data.suffix(limit), as: UTF8.self).split(separator: "\n").suffix(count).joined(separator: " | ")
+        kept.withLock { data in
+            String(decoding: data.suffix(limit), as: UTF8.self).split(separator: "\n").suffix(count).joined(separator: " | ")
+        }
     }
 }
 

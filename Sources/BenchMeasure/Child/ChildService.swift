@@ -98,21 +98,20 @@ package enum ChildService {
 
 /// Writes child-protocol messages, one JSON line each; also the observer the child's run
 /// reports to, so its events reach the parent as they happen.
-private final class MessageStream: BenchObserver, @unchecked Sendable {
-    private let output: FileHandle
-    private let lock = NSLock()
-    private let encoder = ChildMessage.encoder()
+private final class MessageStream: BenchObserver, Sendable {
+    /// The descriptor and the encoder, used by one message at a time.
+    private let writer: Locked<(output: FileHandle, encoder: JSONEncoder)>
 
-    init(_ output: FileHandle) { self.output = output }
+    init(_ output: FileHandle) { writer = Locked((output, ChildMessage.encoder())) }
 
     func benchEvent(_ event: BenchEvent) { send(.event(event)) }
 
     func send(_ message: ChildMessage) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard var line = try? encoder.encode(message) else { return }
-        line.append(UInt8(ascii: "\n"))
-        // A parent that went away ends this process through the parent-death signal.
-        try? output.write(contentsOf: line)
+        writer.withLock { writer in
+            guard var line = try? writer.encoder.encode(message) else { return }
+            line.append(UInt8(ascii: "\n"))
+            // A parent that went away ends this process through the parent-death signal.
+            try? writer.output.write(contentsOf: line)
+        }
     }
 }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Checks "nothing is delivered after dispose returns": call `disposed()` right after
 /// `dispose()` returns and `delivered()` in the observer; a delivery after the fence is reported.
-final class DisposeFence: @unchecked Sendable {
+final class DisposeFence: Sendable {
     private let closed = Atomic<Bool>(false)
     private let report: InvariantReport
 

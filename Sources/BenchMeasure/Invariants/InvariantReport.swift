@@ -3,29 +3,19 @@ import Foundation
 
 /// Collects invariant violations from any thread: the count, and the first few
 /// descriptions for the error message. Violations are rare, so a lock is fine.
-final class InvariantReport: @unchecked Sendable {
+final class InvariantReport: Sendable {
     static let keptDescriptions = 5
-    private let lock = NSLock()
-    private var _count = 0
-    private var _descriptions: [String] = []
+    private let state = Locked((count: 0, descriptions: [String]()))
 
     init() {}
 
     func record(_ description: @autoclosure () -> String) {
-        lock.lock()
-        defer { lock.unlock() }
-        _count += 1
-        if _descriptions.count < Self.keptDescriptions { _descriptions.append(description()) }
+        state.withLock { state in
+            state.count += 1
+            if state.descriptions.count < Self.keptDescriptions { state.descriptions.append(description()) }
+        }
     }
 
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return _count
-    }
-    var descriptions: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return _descriptions
-    }
+    var count: Int { state.withLock { $0.count } }
+    var descriptions: [String] { state.withLock { $0.descriptions } }
 }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Detects overlapping observer calls: `enter` at the start of each call, `leave` at the end.
 /// Two calls inside each other's enter/leave window are reported. Cost: two atomic operations per call.
-final class OverlapDetector: @unchecked Sendable {
+final class OverlapDetector: Sendable {
     private let inside = Atomic<Int>(0)
     private let report: InvariantReport
 

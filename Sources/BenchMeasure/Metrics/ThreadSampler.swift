@@ -5,7 +5,7 @@ import Synchronization
 /// Samples the process's thread count on a background thread while a trial runs and
 /// keeps the peak. One `/proc/self/status` read every `interval` (default 10 ms, ~0.2%
 /// of one core); the sampler's own thread is not counted.
-final class ThreadSampler: @unchecked Sendable {
+final class ThreadSampler: Sendable {
     private let interval: TimeInterval
     private let running = Atomic<Bool>(false)
     private let peak = Atomic<Int>(0)

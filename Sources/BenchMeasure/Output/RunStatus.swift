@@ -7,7 +7,7 @@ import Foundation
 /// Results directories from before this file, and a gate's `baseline/` and `candidate/`,
 /// have none: their reports say nothing of completeness.
 ///
-///     {"planned": 193, "finished": 12}
+///     {"planned": 197, "finished": 12}
 package struct RunStatus: Codable, Sendable, Equatable {
     /// The cases the run set out to measure.
     package var planned: Int

@@ -9,6 +9,9 @@ package enum MainThreadDriver {
     /// Call on the main thread. Returns `work`'s result once it finishes.
     package static func run<Result>(_ work: @escaping () -> Result) -> Result {
         precondition(Thread.isMainThread, "MainThreadDriver.run must be called on the main thread")
+        // The work runs on the driver thread and returns its result to this one, which waits
+        // for it: handed over once, never shared.
+        nonisolated(unsafe) let work = work
         let finished = Atomic<Bool>(false)
         let box = ResultBox<Result>()
         let driver = Thread {

@@ -25,7 +25,8 @@ struct MainFlood: Workload {
     }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
-        let scheduler = benchCase.scheduler.make(strategy: benchCase.strategy)
+        // Made to be called from any thread (Workload: the core's schedulers and Sendable).
+        nonisolated(unsafe) let scheduler = benchCase.scheduler.make(strategy: benchCase.strategy)
         let events = benchCase.events
         let checker = checking ? SequenceChecker(expectedCounts: [events], report: invariants) : nil
         let remaining = Atomic<Int>(events)

@@ -35,10 +35,12 @@ struct MainMixed: Workload {
     }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
-        guard let scheduler = benchCase.scheduler.make(strategy: benchCase.strategy) as? MainScheduler else {
+        guard let made = benchCase.scheduler.make(strategy: benchCase.strategy) as? MainScheduler else {
             throw BenchError.caseCannotRun("main.mixed needs a MainScheduler, not '\(benchCase.scheduler.rawValue)'")
         }
-        let shared = MainScheduler.instance
+        // Made to be called from any thread (Workload: the core's schedulers and Sendable).
+        nonisolated(unsafe) let scheduler = made
+        nonisolated(unsafe) let shared = MainScheduler.instance
         let events = benchCase.events
         let interval = 1e9 / Double(max(benchCase.rateHz, 1))
         let calls = MainMixedCalls(total: events, checker: checking ? SequenceChecker(expectedCounts: [events], report: invariants) : nil)

@@ -54,7 +54,9 @@ struct ObserveOnLatency: Workload {
             return Item(producer: 0, sequence: sequence, stamp: due, payloadBytes: payload)
         }
         func pace(_ send: @escaping (Item) -> Void) throws -> ProducerThreads {
-            try ProducerThreads(count: 1, name: "schedbench.paced") { _ in
+            // A subject's `on`, called from the one paced thread (Workload: the core's types and Sendable).
+            nonisolated(unsafe) let send = send
+            return try ProducerThreads(count: 1, name: "schedbench.paced") { _ in
                 for sequence in 0..<(events + Self.tailEvents) { send(pacedItem(sequence)) }
             }
         }
@@ -88,7 +90,8 @@ struct ObserveOnLatency: Workload {
         let subject = PublishSubject<Item>()
         let subscription = SingleAssignmentDisposable()
         let disposeInSeparateBlock = benchCase.scheduler.isSerialDispatch && Self.trials.add(1, ordering: .relaxed).oldValue % 2 == 1
-        let disposeNow = {
+        // Runs once, on the scheduler or the main queue (Workload: the core's types and Sendable).
+        nonisolated(unsafe) let disposeNow = {
             subscription.dispose()
             consumer.disposed()
             lastArrived.signal()
@@ -105,7 +108,7 @@ struct ObserveOnLatency: Workload {
                         disposeNow()
                     } else if benchCase.scheduler == .main || benchCase.scheduler == .mainShared {
                         // MainScheduler would run it inline here, on main with nothing queued.
-                        DispatchQueue.main.async(execute: disposeNow)
+                        DispatchQueue.main.async { disposeNow() }
                     } else {
                         _ = target.schedule(()) { _ in
                             disposeNow()

@@ -37,23 +37,24 @@ struct PeriodicCatchUp: Workload {
         let scheduler = benchCase.scheduler.makeTimed()
         let period = 1_000_000_000 / UInt64(benchCase.rateHz)
         let ticks = benchCase.events
-        let state = TickState()
+        let state = Locked(TickState())
         let checker = checking ? SequenceChecker(expectedCounts: [ticks], report: invariants) : nil
 
         let start = MonotonicClock.now()
         let subscription = Observable<Int>.interval(.nanoseconds(Int(period)), scheduler: scheduler, policy: policy)
             .subscribe(onNext: { tick in
-                state.lock.lock()
-                defer { state.lock.unlock() }
-                guard tick < ticks else { return }
-                let now = MonotonicClock.now()
-                state.lateness.record(intended: start + UInt64(tick + 1) * period, completed: now)
-                checker?.observe(producer: 0, sequence: tick)
-                state.delivered += 1
-                let due = min(Int((now - start) / period), ticks)
-                state.backlogPeak = max(state.backlogPeak, due - state.delivered)
-                if tick % Self.stallEvery == Self.stallEvery - 1 {
-                    usleep(UInt32(Self.stallPeriods * period / 1_000))
+                // The handler holds the lock while it runs, its stall included.
+                state.withLock { state in
+                    guard tick < ticks else { return }
+                    let now = MonotonicClock.now()
+                    state.lateness.record(intended: start + UInt64(tick + 1) * period, completed: now)
+                    checker?.observe(producer: 0, sequence: tick)
+                    state.delivered += 1
+                    let due = min(Int((now - start) / period), ticks)
+                    state.backlogPeak = max(state.backlogPeak, due - state.delivered)
+                    if tick % Self.stallEvery == Self.stallEvery - 1 {
+                        usleep(UInt32(Self.stallPeriods * period / 1_000))
+                    }
                 }
             })
         // Half a period of grace after the last tick is due.
@@ -61,25 +62,23 @@ struct PeriodicCatchUp: Workload {
         subscription.dispose()
         let end = MonotonicClock.now()
         // A tick already running finishes before the tallies are read.
-        state.lock.lock()
-        defer { state.lock.unlock() }
+        let tallies = state.withLock { $0 }
         // No `checker.finish()`: ticks a policy drops are the measurement, not a violation.
         return TrialOutcome(
             elapsedNanos: end - start,
-            operations: state.delivered,
+            operations: tallies.delivered,
             metrics: [
                 .ticksExpected: Double(ticks),
-                .ticksDelivered: Double(state.delivered),
-                .tickLatenessP99: Double(state.lateness.value(atPercentile: 99)),
-                .tickBacklogPeak: Double(state.backlogPeak),
+                .ticksDelivered: Double(tallies.delivered),
+                .tickLatenessP99: Double(tallies.lateness.value(atPercentile: 99)),
+                .tickBacklogPeak: Double(tallies.backlogPeak),
             ]
         )
     }
 }
 
-/// The subscriber's tallies, under `lock` (the tick handler holds it while it runs).
-final class TickState: @unchecked Sendable {
-    let lock = NSLock()
+/// The subscriber's tallies (kept `Locked`; the tick handler holds the lock while it runs).
+struct TickState {
     var delivered = 0
     /// The most ticks due and not yet delivered, seen at a delivery.
     var backlogPeak = 0

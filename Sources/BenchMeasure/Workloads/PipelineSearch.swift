@@ -151,32 +151,32 @@ final class SearchResults: @unchecked Sendable {
 
 /// The requests the search made, as its spinner sees them: started on subscription, ended
 /// on disposal (completed, superseded by a newer query, or failed and caught to never).
-final class SearchRequests: @unchecked Sendable {
-    private let lock = NSLock()
+final class SearchRequests: Sendable {
     private let invariants: InvariantReport
-    private var texts: Set<String> = []
-    private var running = 0
+    private let state = Locked((texts: Set<String>(), running: 0))
 
     init(invariants: InvariantReport) { self.invariants = invariants }
 
     func started(_ text: String) {
-        lock.withLock {
-            running += 1
-            if !texts.insert(text).inserted { invariants.record("the request for '\(text)' ran twice (shared by two subscribers, it must run once)") }
+        state.withLock { state in
+            state.running += 1
+            if !state.texts.insert(text).inserted {
+                invariants.record("the request for '\(text)' ran twice (shared by two subscribers, it must run once)")
+            }
         }
     }
 
     func ended() {
-        lock.withLock {
-            running -= 1
-            if running < 0 { invariants.record("a spinner was taken down that was never shown") }
+        state.withLock { state in
+            state.running -= 1
+            if state.running < 0 { invariants.record("a spinner was taken down that was never shown") }
         }
     }
 
     /// After disposal: every spinner shown has been taken down.
     func checkAllEnded() {
-        lock.withLock {
-            if running != 0 { invariants.record("\(running) spinner(s) still shown after the search was disposed") }
+        state.withLock { state in
+            if state.running != 0 { invariants.record("\(state.running) spinner(s) still shown after the search was disposed") }
         }
     }
 }

@@ -2,6 +2,7 @@ import BenchModel
 import CProcess
 import Foundation
 import RxSchedulers
+import Synchronization
 
 /// Dedicated producer threads that start together: each runs `body(index)` once the
 /// gate opens, so thread creation stays outside the timed region.
@@ -9,7 +10,7 @@ import RxSchedulers
 /// Threads come from `pthread_create` directly, so that a process out of threads (or of
 /// address space for their stacks) is an error saying how many started, not a crash: the
 /// ones that did start are released without running `body`, and the case cannot run.
-package final class ProducerThreads: @unchecked Sendable {
+package final class ProducerThreads: Sendable {
     private let startGate = DispatchSemaphore(value: 0)
     private let finished = DispatchGroup()
     private let count: Int
@@ -86,9 +87,8 @@ private final class ThreadStart {
     init(_ run: @escaping () -> Void) { self.run = run }
 }
 
-private final class AbandonFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
+private final class AbandonFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
 }

@@ -27,7 +27,8 @@ struct ScheduleThroughput: Workload {
     }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
-        let scheduler = benchCase.scheduler.make(strategy: benchCase.strategy)
+        // Made to be called from any thread (Workload: the core's schedulers and Sendable).
+        nonisolated(unsafe) let scheduler = benchCase.scheduler.make(strategy: benchCase.strategy)
         let shares = evenShares(of: benchCase.events, over: benchCase.producers)
         let ordered = benchCase.scheduler.keepsProducerOrder
         let checker = checking && ordered ? SequenceChecker(expectedCounts: shares, report: invariants) : nil

@@ -26,6 +26,12 @@ enum Axis: String, Sendable {
 /// A scenario the harness can measure. Each trial builds everything it uses (schedulers,
 /// pipelines, threads) fresh and tears it down before returning, so trials are independent
 /// and `Resources.total` can be checked for leaks after each.
+///
+/// The core's schedulers and subjects are made to be called from any thread (RxSwift's
+/// contract), but the core is compiled in the Swift 5 language mode and does not declare
+/// them `Sendable`. A workload hands one to its producer threads as a
+/// `nonisolated(unsafe)` local, which says exactly that; everything else it shares across
+/// threads is `Sendable` (atomics, mutex-guarded state).
 protocol Workload: Sendable {
     var name: WorkloadName { get }
     /// One line for `schedbench list`.

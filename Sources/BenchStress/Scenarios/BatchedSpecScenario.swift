@@ -119,7 +119,7 @@ final class BatchedSpecScenario: CataloguedStressScenario {
     }
 
     /// One scheduled action: what happened to it, to its handle and to its result.
-    private final class Entry: @unchecked Sendable {
+    private final class Entry: Sendable {
         let producer: Int
         let sequence: Int
         let released: SharedCounter
@@ -145,7 +145,7 @@ final class BatchedSpecScenario: CataloguedStressScenario {
     }
 
     /// What an action returns: counts its disposals, and its release.
-    private final class CountedResult: Disposable, @unchecked Sendable {
+    private final class CountedResult: Disposable, Sendable {
         private let entry: Entry
 
         init(_ entry: Entry) { self.entry = entry }

@@ -28,7 +28,8 @@ final class MainCountingScenario: CataloguedStressScenario {
     func run(_ iteration: StressIteration) {
         var random = iteration.random
         let privateScheduler = MainScheduler(dispatch: random.pick(MainScheduler.Dispatch.allCases))
-        let schedulers = [MainScheduler.instance, privateScheduler]
+        // Called from every scenario thread (Workload: the core's types and Sendable).
+        nonisolated(unsafe) let schedulers = [MainScheduler.instance, privateScheduler]
         let mainCallers = Int.random(in: 1...3, using: &random)
         let backgroundCallers = Int.random(in: 0...3, using: &random)
         let perCaller = Int.random(in: 1...300, using: &random)

@@ -43,7 +43,8 @@ final class ObserveOnDisposeScenario: CataloguedStressScenario {
         let baseline = Resources.total
 
         do {
-            let scheduler = target.make()
+            // Called from every scenario thread (Workload: the core's types and Sendable).
+            nonisolated(unsafe) let scheduler = target.make()
             let subject = PublishSubject<Int>()
             let checker = DeliveryChecker(producers: producers, iteration: iteration)
             let subscription = SingleAssignmentDisposable()

@@ -50,7 +50,7 @@ enum StressScheduler: String, CaseIterable {
 }
 
 /// A counter shared by a scenario's threads.
-final class SharedCounter: @unchecked Sendable {
+final class SharedCounter: Sendable {
     let value = Atomic<Int>(0)
 
     @discardableResult
@@ -62,7 +62,7 @@ final class SharedCounter: @unchecked Sendable {
 }
 
 /// A flag shared by a scenario's threads.
-final class SharedFlag: @unchecked Sendable {
+final class SharedFlag: Sendable {
     let value = Atomic<Bool>(false)
 
     func set() { value.store(true, ordering: .releasing) }

@@ -36,4 +36,8 @@ int schedbench_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest)
 /// hang report names a thread the harness did not start.
 void schedbench_describe_current_thread(char *buffer, unsigned long length);
 
+/// Makes standard output line-buffered even into a pipe or a file (setvbuf on `stdout`, a
+/// C global that Swift 6 code cannot name). Call before any other thread writes to it.
+void schedbench_line_buffer_stdout(void);
+
 #endif

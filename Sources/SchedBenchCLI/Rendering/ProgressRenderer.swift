@@ -5,11 +5,10 @@ import SchedulerBench
 /// redrawn in place (only on a terminal, and not with `--quiet`), and messages that stay —
 /// correctness failures, cases that could not run, harness overhead, gate rounds — which
 /// are printed in any case.
-final class ProgressRenderer: BenchObserver, @unchecked Sendable {
+final class ProgressRenderer: BenchObserver, Sendable {
     private let line: StatusLine
-    private let lock = NSLock()
-    private var round = ""
-    private var label = ""
+    /// The gate round and the case, shown before each update.
+    private let prefix = Locked((round: "", label: ""))
 
     /// `live`: redraw a progress line (a terminal without `--quiet`).
     init(live: Bool) { line = StatusLine(live: live) }
@@ -17,10 +16,10 @@ final class ProgressRenderer: BenchObserver, @unchecked Sendable {
     func benchEvent(_ event: BenchEvent) {
         switch event {
         case .roundStarted(let round, let of, let side):
-            lock.withLock { self.round = "[round \(round)/\(of) \(side.rawValue)] " }
+            prefix.withLock { $0.round = "[round \(round)/\(of) \(side.rawValue)] " }
             if line.isLive { update("") } else { message("gate: round \(round)/\(of): \(side.rawValue)") }
         case .caseStarted(let benchCase, let index, let count):
-            lock.withLock { label = "[\(index)/\(count)] \(benchCase)" }
+            prefix.withLock { $0.label = "[\(index)/\(count)] \(benchCase)" }
             update("")
         case .trialStarted(_, let trial, let of):
             update(trial == TrialRecord.countingTrial ? " counting trials" : " trial \(trial)/\(of)")
@@ -65,7 +64,7 @@ final class ProgressRenderer: BenchObserver, @unchecked Sendable {
     }
 
     private func update(_ suffix: String) {
-        line.show(lock.withLock { round + label } + suffix)
+        line.show(prefix.withLock { $0.round + $0.label } + suffix)
     }
 
     private func message(_ text: String) { line.message(text) }

@@ -1,12 +1,13 @@
 import Foundation
+import SchedulerBench
 
 /// Standard error as a person sees it during a long command: one status line redrawn in
 /// place (only when `live`: a terminal without `--quiet`), and messages that stay, printed
 /// above it whether live or not. Thread-safe.
-final class StatusLine: @unchecked Sendable {
+final class StatusLine: Sendable {
     private let live: Bool
-    private let lock = NSLock()
-    private var shown = false
+    /// Whether a status line is on screen; held while writing, so lines never interleave.
+    private let shown = Locked(false)
 
     init(live: Bool) { self.live = live }
 
@@ -16,7 +17,7 @@ final class StatusLine: @unchecked Sendable {
     /// Replaces the status line with `text` (nothing when not live).
     func show(_ text: String) {
         guard live else { return }
-        lock.withLock {
+        shown.withLock { shown in
             FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
             shown = true
         }
@@ -24,18 +25,18 @@ final class StatusLine: @unchecked Sendable {
 
     /// Prints `text` as a line of its own, clearing the status line first.
     func message(_ text: String) {
-        lock.withLock {
-            clearLocked()
+        shown.withLock { shown in
+            Self.clear(&shown)
             FileHandle.standardError.write(Data((text + "\n").utf8))
         }
     }
 
     /// Clears the status line (call once the work is done).
     func finish() {
-        lock.withLock { clearLocked() }
+        shown.withLock { Self.clear(&$0) }
     }
 
-    private func clearLocked() {
+    private static func clear(_ shown: inout Bool) {
         if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         shown = false
     }

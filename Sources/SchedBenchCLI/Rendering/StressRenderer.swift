@@ -4,11 +4,11 @@ import SchedulerBench
 /// Shows a stress run on standard error: a progress line redrawn in place (a terminal
 /// without `--quiet`), a line per finished scenario (not with `--quiet`), and for every
 /// failed scenario its first violations and the command that replays it (always).
-final class StressRenderer: BenchObserver, @unchecked Sendable {
+final class StressRenderer: BenchObserver, Sendable {
     private let line: StatusLine
     private let quiet: Bool
-    private let lock = NSLock()
-    private var label = ""
+    /// The running scenario, shown before each update.
+    private let label = Locked("")
 
     init(live: Bool, quiet: Bool) {
         line = StatusLine(live: live)
@@ -18,7 +18,7 @@ final class StressRenderer: BenchObserver, @unchecked Sendable {
     func benchEvent(_ event: BenchEvent) {
         switch event {
         case .scenarioStarted(let scenario, let index, let count, _):
-            lock.withLock { label = "[\(index)/\(count)] \(scenario.rawValue)" }
+            label.withLock { $0 = "[\(index)/\(count)] \(scenario.rawValue)" }
             update("")
         case .stressIteration(_, let iteration):
             if iteration % 16 == 0 { update(" iteration \(iteration)") }
@@ -48,7 +48,7 @@ final class StressRenderer: BenchObserver, @unchecked Sendable {
     func finish() { line.finish() }
 
     private func update(_ suffix: String) {
-        line.show(lock.withLock { label } + suffix)
+        line.show(label.withLock { $0 } + suffix)
     }
 
     private func message(_ text: String) { line.message(text) }

@@ -66,7 +66,7 @@ extension HandOff {
 
 /// The consumer behind a flag, for hand-offs without a cancellation of their own (raw
 /// GCD, an actor): hand-written code checks a flag per item the same way.
-final class FlaggedDelivery: @unchecked Sendable {
+final class FlaggedDelivery: Sendable {
     private let deliver: @Sendable (Item) -> Void
     private let cancelled = Atomic<Bool>(false)
 

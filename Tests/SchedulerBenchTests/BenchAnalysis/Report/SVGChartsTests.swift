@@ -48,8 +48,7 @@ final class SVGChartsTests: XCTestCase {
     /// article's colour words are checked against the palette.
     func testTheReportsArticleNamesTheColoursThePaletteDraws() throws {
         let article = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("Sources/SchedulerBench/SchedulerBench.docc/Reports.md"),
+            contentsOf: Repository.file("Sources/SchedulerBench/SchedulerBench.docc/Reports.md"),
             encoding: .utf8
         ).replacingOccurrences(of: "\n", with: " ")
         let names = ["#0072B2": "blue", "#E69F00": "orange", "#009E73": "green"]

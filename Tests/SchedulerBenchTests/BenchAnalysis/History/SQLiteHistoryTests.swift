@@ -69,8 +69,7 @@ final class SQLiteHistoryTests: XCTestCase {
     /// migrates; its schedule.throughput cases on serial and concurrent, stored under
     /// `none`, now read as `perAction`, so a new run of those cases is judged against them.
     func testAHistoryMadeBeforeSchemaV2Migrates() throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/history-schema-v1.sqlite")
+        let fixture = Repository.file("Tests/Fixtures/history-schema-v1.sqlite")
         let file = path()
         try FileManager.default.copyItem(atPath: fixture.path, toPath: file)
 

@@ -258,8 +258,7 @@ final class ComparisonTests: XCTestCase {
     }
 
     func testTheShippedThresholdsFileParses() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let repository = Repository.root
         let thresholds = try Thresholds.read(repository.appendingPathComponent("ci/thresholds.json").path, defaultThreshold: 0.05)
         XCTAssertEqual(thresholds.threshold(for: .instructionsPerEvent, in: .trampolineNested), 0.03)
         XCTAssertEqual(thresholds.threshold(for: .latencyP50, in: .observeOnLatency), 0.10)

@@ -51,6 +51,22 @@ final class ResultsFilesTests: XCTestCase {
         XCTAssertEqual(read?.host, provenance().host)
     }
 
+    /// A results file from before dispatch was an axis of schedule.throughput on serial and
+    /// concurrent (strategy `none`) reads those cases under today's name, `perAction`, so a
+    /// run from then compares with a run from now; other `none` cases keep their name.
+    func testOlderStrategyNamesReadAsTodays() throws {
+        let directory = try temporaryDirectory()
+        let cases = [SchedulerName.serial, .concurrent, .currentThread].map { scheduler in
+            let benchCase = BenchCase(
+                suite: "default", workload: .scheduleThroughput, scheduler: scheduler, strategy: .none, producers: 1, events: 1_000,
+                payloadBytes: 0, rateHz: 0)
+            return CaseResult(benchCase: benchCase, trials: [TrialRecord(benchCase: benchCase, trial: 1, metrics: [.nsPerEvent: 100])])
+        }
+        try ResultsFiles.write(cases, provenance: provenance(), to: directory)
+        let read = try ResultsFiles.read(directory.path).cases.map { "\($0.benchCase.scheduler.rawValue)/\($0.benchCase.strategy.rawValue)" }
+        XCTAssertEqual(read, ["serial/perAction", "concurrent/perAction", "currentThread/none"])
+    }
+
     private func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("schedbench-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

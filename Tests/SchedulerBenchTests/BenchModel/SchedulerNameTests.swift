@@ -28,6 +28,35 @@ final class SchedulerNameTests: XCTestCase {
         }
     }
 
+    /// Dispatch is an axis of the serial and concurrent schedulers too: `batched` builds a
+    /// batched scheduler, anything else (and RxSwift's algorithms) the per-action default.
+    func testTheSerialAndConcurrentSchedulersTakeTheDispatchAxis() throws {
+        for (strategy, dispatch) in [(StrategyName.batched, SchedulerDispatch.batched), (.perAction, .perAction), (.none, .perAction), (.reference, .perAction)] {
+            let serial = try XCTUnwrap(SchedulerName.serial.make(strategy: strategy) as? SerialDispatchQueueScheduler)
+            XCTAssertEqual(serial.dispatch, dispatch, strategy.rawValue)
+            let concurrent = try XCTUnwrap(SchedulerName.concurrent.make(strategy: strategy) as? ConcurrentDispatchQueueScheduler)
+            XCTAssertEqual(concurrent.dispatch, dispatch, strategy.rawValue)
+        }
+    }
+
+    /// Every strategy name belongs to exactly one axis, and selects only on that axis.
+    func testEveryStrategyNameBelongsToOneAxis() {
+        for strategy in StrategyName.allCases {
+            let selects = [
+                strategy.observeOnStrategy != nil, SchedulerDispatch(rawValue: strategy.rawValue) != nil, strategy.periodicPolicy != nil,
+                strategy.isBaseline,
+            ]
+            switch strategy.axis {
+            case .observeOn: XCTAssertEqual(selects, [true, false, false, false], strategy.rawValue)
+            case .dispatch: XCTAssertEqual(selects, [false, true, false, false], strategy.rawValue)
+            case .periodic: XCTAssertEqual(selects, [false, false, true, false], strategy.rawValue)
+            case .baseline, .peer: XCTAssertEqual(selects, [false, false, false, true], strategy.rawValue)
+            case .none: XCTAssertEqual(selects, [false, false, false, false], strategy.rawValue)
+            }
+        }
+        XCTAssertEqual(Set(StrategyName.handOffs.map(\.axis)), [.baseline, .peer])
+    }
+
     func testReferenceGenericIsOfferedOnlyWhereItDiffersFromReference() {
         for scheduler in SchedulerName.allCases where scheduler != .none {
             let offered = StrategyName.observeOnStrategies(on: scheduler)

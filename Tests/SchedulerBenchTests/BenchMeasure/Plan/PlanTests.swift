@@ -23,6 +23,16 @@ final class PlanTests: XCTestCase {
         XCTAssertEqual(cases.filter { $0.workload == .periodicCatchUp }.count, 1)
     }
 
+    /// Batched dispatch on the serial and concurrent schedulers is selectable
+    /// (`run --workload schedule.throughput --strategy batched`), beside their per-action default.
+    func testBatchedDispatchIsSelectableOnSerialAndConcurrent() {
+        let plan = RunPlan(suite: .quick, workloads: [.scheduleThroughput], schedulers: [.serial, .concurrent, .currentThread], strategies: [.batched])
+        let (cases, skipped) = plan.expand()
+        XCTAssertEqual(cases.map { "\($0.scheduler.rawValue)/\($0.strategy.rawValue)" }, ["serial/batched", "concurrent/batched"])
+        XCTAssertEqual(skipped.map(\.what), ["schedule.throughput on currentThread with batched"])
+        XCTAssertEqual(ScheduleThroughput().strategies(on: .serial), [.perAction, .batched])
+    }
+
     func testDefaultSuiteRunsEveryWorkload() {
         let workloads = Set(RunPlan(suite: .standard).expand().cases.map(\.workload))
         XCTAssertEqual(workloads, Set(WorkloadName.allCases))
