@@ -2,8 +2,8 @@
 # Builds schedbench in release mode and runs a suite into results/<run-id>/
 # (results.csv, summary.csv, latency/, and the HTML report in report/index.html),
 # printing the summary table.
-#   scripts/bench.sh                         the default suite (meant to take under 10 minutes)
-#   scripts/bench.sh --suite quick           the CI suite (19 s here)
+#   scripts/bench.sh                         the default suite (about 15 minutes here)
+#   scripts/bench.sh --suite quick           the CI suite (about 50 s here)
 #   scripts/bench.sh --workload observeOn.latency --scheduler serial,main
 # Any `schedbench run` option may follow; see `schedbench run --help`.
 set -euo pipefail

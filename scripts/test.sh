@@ -36,6 +36,8 @@ if [ "${SKIP_RELEASE:-0}" != "1" ]; then
     swift test -c release -Xswiftc -enable-testing --disable-default-traits --scratch-path .build-release-tests --filter RxSchedulersTests
     echo "== schedbench stress (release with the stress hooks, 45 s; a failure prints its seed and replay command)"
     swift build -c release --traits StressHooks --scratch-path .build-release-stress --product schedbench
+    # No workload closure may pay a run-time executor check the scheduler under test does not.
+    scripts/check-isolation-checks.sh .build-release-stress/release/schedbench
     stress_out="$(mktemp -d)"
     .build-release-stress/release/schedbench stress --duration 45 --out "$stress_out/stress" --quiet
     rm -rf "$stress_out"

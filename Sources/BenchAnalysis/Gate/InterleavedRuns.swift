@@ -6,8 +6,9 @@ import Foundation
 /// schedbench in alternating rounds, one timed trial per case per round, so slow drift of
 /// the machine (thermal, noisy neighbours, a 2× move between sessions) lands on both sides
 /// alike. The order alternates (A B, B A, A B, …) so neither side always runs second.
-/// Counting trials (allocations, instructions) run in the first round only: they do not
-/// depend on load. Each side's rounds are merged, round r becoming trial r, and written
+/// Each round also runs the counting trials (allocations, and instructions when asked),
+/// so counted metrics get one value per round too and are judged paired like the timed
+/// ones. Each side's rounds are merged, round r becoming trial r, and written
 /// after every round to `baseline/` and `candidate/` under `directory`, so an interrupted
 /// gate keeps the rounds it finished.
 ///

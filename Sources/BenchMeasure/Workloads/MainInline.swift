@@ -20,7 +20,8 @@ struct MainInline: Workload {
     func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.none] }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
-        let scheduler = benchCase.scheduler.make()
+        // Made to be called from any thread (Workload: the core's schedulers and Sendable).
+        nonisolated(unsafe) let scheduler = benchCase.scheduler.make()
         let events = benchCase.events
         let checker = checking ? SequenceChecker(expectedCounts: [events], report: invariants) : nil
         let remaining = Atomic<Int>(events)
@@ -29,7 +30,7 @@ struct MainInline: Workload {
         let startedAt = Atomic<UInt64>(0)
 
         // The driver thread is not main: hop onto the main queue (drained by the main thread).
-        DispatchQueue.main.async {
+        MainQueue.async {
             startedAt.store(MonotonicClock.now(), ordering: .relaxed)
             for sequence in 0..<events {
                 _ = scheduler.schedule(sequence) { sequence in

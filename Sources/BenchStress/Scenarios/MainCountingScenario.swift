@@ -44,7 +44,7 @@ final class MainCountingScenario: CataloguedStressScenario {
         expected += plans.joined().filter(\.nests).count
         let mainDone = DispatchSemaphore(value: 0)
         for caller in 0..<mainCallers {
-            DispatchQueue.main.async {
+            MainQueue.async {
                 var sequences = [0, 0]
                 for step in plans[caller] {
                     let schedulerIndex = step.scheduler
