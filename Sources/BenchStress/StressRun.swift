@@ -74,6 +74,17 @@ package struct StressRun: Sendable {
         self.cancellation = cancellation
     }
 
+    /// Checks, before any scenario runs (a bad output must not cost the budget), that the
+    /// output can be kept: no `stress.csv` of another run there (`BenchError.resultsExist`)
+    /// and a directory that can be written. Nothing to check without `output`.
+    package func prepare() throws {
+        guard let output else { return }
+        let file = output.directory.appendingPathComponent(StressFile.name)
+        if FileManager.default.fileExists(atPath: file.path) { throw BenchError.resultsExist(path: file.path) }
+        try ResultsFiles.prepare(output.directory)
+    }
+
+    /// Runs the scenarios, one child each (call `prepare()` first when writing files).
     package func execute() -> Outcome {
         var outcome = Outcome()
         let options = plan.scenarioOptions

@@ -52,17 +52,9 @@ struct HistoryCommand: ParsableCommand {
         }
 
         func run() throws {
-            // Every run is read (and checked) before the history is touched.
-            let read = try runs.map { path -> (path: String, cases: [CaseResult], provenance: Provenance) in
-                let (cases, provenance) = try ResultsFiles.read(path)
-                guard let provenance, !cases.isEmpty else { throw BenchError.unreadable(path: path, problem: "holds no results") }
-                return (path, cases, provenance)
-            }
-            let history = try History(try database.location(), create: true)
-            for run in read {
-                print(
-                    HistoryCommand.describe(
-                        try history.add(run.cases, provenance: run.provenance), runID: run.provenance.runID, into: history.location))
+            let location = try database.location()
+            try HistoryWorkflow.add(runs: runs, to: location) { runID, outcome in
+                print(HistoryCommand.describe(outcome, runID: runID, into: location))
             }
         }
     }

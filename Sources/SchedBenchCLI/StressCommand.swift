@@ -96,13 +96,17 @@ struct StressCommand: ParsableCommand {
         let provenance = Provenance.current()
         let directory = URL(fileURLWithPath: out ?? "results/stress-\(provenance.runID)")
         let file = directory.appendingPathComponent(StressFile.name)
-        if FileManager.default.fileExists(atPath: file.path) {
-            printError("error: \(file.path) holds another run's results; choose a new --out")
+        let plan = StressRun.Plan(
+            scenarios: chosen, seed: seed, seconds: seconds, iterations: iterations, spinners: threads, hangTimeout: hangTimeout)
+        let renderer = StressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1, quiet: quiet)
+        let cancellation = CancellationToken()
+        let run = StressRun(plan: plan, output: .init(directory: directory, provenance: provenance), observer: renderer, cancellation: cancellation)
+        do {
+            try run.prepare()
+        } catch BenchError.resultsExist(let path) {
+            printError("error: \(path) holds another run's results; choose a new --out")
             throw ExitStatus.error
         }
-
-        // The results' directory is checked before anything runs: a bad --out must not cost the budget.
-        try ResultsFiles.prepare(directory)
 
         let hooks = StressHooks.isCompiled ? "stress hooks compiled in" : "no stress hooks in this build (swift build --traits StressHooks adds them)"
         let bug = SeededBug.active.map { ", seeded bug \($0.rawValue)" } ?? ""
@@ -110,19 +114,13 @@ struct StressCommand: ParsableCommand {
             "stress: seed \(seed), \(chosen.count) scenarios, \(seconds.map { String(format: "%g s", $0) } ?? "\(iterations!) iterations each"); \(hooks)\(bug)"
         )
 
-        let renderer = StressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1, quiet: quiet)
-        let cancellation = CancellationToken()
         let interrupts = Interrupts.cancelOnInterrupt(
             cancellation, stopping: "stopping the current scenario after its current iteration",
             terminated: {
                 FileManager.default.fileExists(atPath: file.path)
                     ? "terminated: the scenarios finished so far are in \(file.path)" : "terminated before any scenario finished"
             })
-        let plan = StressRun.Plan(
-            scenarios: chosen, seed: seed, seconds: seconds, iterations: iterations, spinners: threads, hangTimeout: hangTimeout)
-        let outcome = StressRun(
-            plan: plan, output: .init(directory: directory, provenance: provenance), observer: renderer, cancellation: cancellation
-        ).execute()
+        let outcome = run.execute()
         interrupts.cancel()
         renderer.finish()
 

@@ -73,6 +73,24 @@ final class WorkflowTests: XCTestCase {
         guard case .notAdded = outcome.history else { return XCTFail("\(String(describing: outcome.history))") }
     }
 
+    /// Runs added to a history: every run is checked before the history is touched, so one
+    /// unreadable run adds nothing; a run added twice is left as it is.
+    func testAddingRunsToAHistoryChecksThemAllFirst() throws {
+        let history = try HistoryLocation(scratch.appendingPathComponent("history.sqlite").path)
+        let run = scratch.appendingPathComponent("run")
+        XCTAssertTrue(try RunWorkflow(cases: cases, options: options, directory: run).execute().isClean)
+        let missing = scratch.appendingPathComponent("missing").path
+
+        var added: [String] = []
+        XCTAssertThrowsError(try HistoryWorkflow.add(runs: [run.path, missing], to: history) { runID, _ in added.append(runID) })
+        XCTAssertEqual(added, [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("history.sqlite").path), "the history was not created")
+
+        var outcomes: [History.AddOutcome] = []
+        try HistoryWorkflow.add(runs: [run.path, run.path], to: history) { _, outcome in outcomes.append(outcome) }
+        XCTAssertEqual(outcomes, [.added(cases: 2, values: outcomes.first.flatMap { if case .added(_, let values) = $0 { values } else { nil } } ?? -1), .alreadyStored])
+    }
+
     /// NEW judged against the runs a history holds, through `ComparisonWorkflow` alone.
     func testCompareWithHistory() throws {
         let history = try HistoryLocation(scratch.appendingPathComponent("history.sqlite").path)
