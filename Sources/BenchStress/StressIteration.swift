@@ -118,6 +118,40 @@ final class StressIteration: @unchecked Sendable {
         return true
     }
 
+    /// Waits for `semaphore` while `progress` keeps moving: until nothing has moved for
+    /// `quietSeconds` of time the process could use (`.noProgress`), or the hard cap
+    /// (`.stillProgressing`); nil when the semaphore was signalled. Beats meanwhile.
+    func wait(
+        _ semaphore: DispatchSemaphore, quietFor quietSeconds: Double, capSeconds: Double = ProgressDeadline.defaultCapSeconds,
+        progress: () -> Int
+    ) -> ProgressDeadline.Expiry? {
+        var deadline = ProgressDeadline(quietSeconds: quietSeconds, capSeconds: capSeconds, progress: progress(), now: MonotonicClock.now())
+        while semaphore.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+            if let expiry = deadline.expiry(now: MonotonicClock.now(), afterPause: 50_000_000, progress: progress()) { return expiry }
+            heartbeat.beat()
+        }
+        return nil
+    }
+
+    /// Waits until `condition` holds while `progress` keeps moving, as
+    /// `wait(_:quietFor:capSeconds:progress:)` does; nil when it held.
+    func wait(
+        quietFor quietSeconds: Double, capSeconds: Double = ProgressDeadline.defaultCapSeconds, progress: () -> Int,
+        until condition: () -> Bool
+    ) -> ProgressDeadline.Expiry? {
+        var deadline = ProgressDeadline(quietSeconds: quietSeconds, capSeconds: capSeconds, progress: progress(), now: MonotonicClock.now())
+        var pause: UInt32 = 20
+        while !condition() {
+            if let expiry = deadline.expiry(now: MonotonicClock.now(), afterPause: UInt64(pause) * 1_000, progress: progress()) {
+                return condition() ? nil : expiry
+            }
+            heartbeat.beat()
+            usleep(pause)
+            pause = min(pause * 2, 5_000)
+        }
+        return nil
+    }
+
     /// Waits for `semaphore` up to `seconds` of time the process could use, beating meanwhile.
     func wait(_ semaphore: DispatchSemaphore, upTo seconds: Double) -> Bool {
         var deadline = StallCompensatedDeadline(seconds: seconds, now: MonotonicClock.now())
@@ -128,12 +162,19 @@ final class StressIteration: @unchecked Sendable {
         return true
     }
 
-    /// Waits up to `seconds` for `Resources.total` to return to `baseline` (objects are
-    /// released by dispatch's threads a little after the work ends); records a leak if it
-    /// does not.
+    /// Waits for `Resources.total` to return to `baseline` (objects are released by
+    /// dispatch's threads a little after the work ends); records a leak if it stops short.
+    /// The wait goes on while the total keeps moving (objects still being released on a
+    /// loaded machine), up to the hard cap.
     func expectResources(back baseline: Int32, upTo seconds: Double = 2, _ what: @autoclosure () -> String) {
-        if !wait(upTo: seconds, until: { Resources.total == baseline }) {
-            violation(.leak, "Resources.total \(Resources.total), baseline \(baseline), \(seconds) s after \(what())")
+        switch wait(quietFor: seconds, progress: { Int(Resources.total) }, until: { Resources.total == baseline }) {
+        case nil: break
+        case .noProgress?:
+            violation(.leak, "Resources.total \(Resources.total), baseline \(baseline), unchanged for \(seconds) s after \(what())")
+        case .stillProgressing?:
+            violation(
+                .leak,
+                "Resources.total \(Resources.total), baseline \(baseline), still moving \(Int(ProgressDeadline.defaultCapSeconds)) s after \(what())")
         }
     }
 }

@@ -9,7 +9,9 @@ import Synchronization
 ///
 /// 1–3 producer threads send `(producer, sequence)` through a `PublishSubject`.
 /// - `none`: never disposed: everything arrives in per-producer order, then `completed`
-///   (`lost` if it does not within 2 s).
+///   (`lost` if nothing has been delivered for 2 s without it: a stranded stop event when
+///   every next arrived, a stop in delivery otherwise; a run still delivering at the 60 s
+///   cap says so).
 /// - `inside`: the observer disposes at a random delivery: nothing is delivered after
 ///   `dispose()` returns, on any scheduler (`after_dispose`).
 /// - `block`: on a serial scheduler, a separate block scheduled on it disposes: nothing
@@ -87,8 +89,14 @@ final class ObserveOnDisposeScenario: CataloguedStressScenario {
                             done.signal()
                             return Disposables.create()
                         }
-                        if !iteration.wait(done, upTo: 2) {
-                            iteration.violation(.lost, "\(label): the disposing block never ran")
+                        // The block queues behind deliveries still running on the scheduler.
+                        if let expiry = iteration.wait(done, quietFor: 2, progress: { checker.delivered }) {
+                            iteration.violation(
+                                .lost,
+                                "\(label): the disposing block never ran: "
+                                    + (expiry == .noProgress
+                                        ? "nothing delivered for 2 s (\(checker.delivered) delivered)"
+                                        : "deliveries still arriving after \(Int(ProgressDeadline.defaultCapSeconds)) s"))
                             disposeReturned.set()
                         }
                     default:
@@ -107,10 +115,15 @@ final class ObserveOnDisposeScenario: CataloguedStressScenario {
             switch mode {
             case .none:
                 subject.onCompleted()
-                if !iteration.wait(stopped, upTo: 2) {
-                    iteration.violation(
-                        .lost,
-                        "\(label): completed not delivered within 2 s; delivered per producer \(checker.deliveredPerProducer) of \(events) each")
+                if let expiry = iteration.wait(stopped, quietFor: 2, progress: { checker.delivered }) {
+                    let delivered = checker.deliveredPerProducer
+                    let allNexts = delivered == [Int](repeating: events, count: producers)
+                    let what =
+                        expiry == .stillProgressing
+                        ? "still delivering after \(Int(ProgressDeadline.defaultCapSeconds)) s"
+                        : allNexts ? "a stranded stop event: every next arrived, completed did not within 2 s of the last"
+                        : "no delivery for 2 s"
+                    iteration.violation(.lost, "\(label): completed not delivered (\(what)); delivered per producer \(delivered) of \(events) each")
                 } else if checker.deliveredPerProducer != [Int](repeating: events, count: producers) {
                     iteration.violation(.lost, "\(label): completed after \(checker.deliveredPerProducer) of \(events) events per producer")
                 }

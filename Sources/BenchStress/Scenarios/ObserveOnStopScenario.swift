@@ -9,8 +9,9 @@ import RxSchedulers
 /// concurrent calls as they come (its gate admits one stop event), so the operator itself
 /// must serialize them and keep a `next` that raced the stop from following it; one or two of them end with a stop event at a random point (`error` or
 /// `completed`) while the others still send. Checked:
-/// - exactly one stop event arrives (`grammar` if two, `lost` if none within 1 s: an event
-///   stranded in the operator's queue);
+/// - exactly one stop event arrives (`grammar` if two, `lost` if none has come 1 s after
+///   the last delivery: an event stranded in the operator's queue when every next arrived;
+///   deliveries that keep coming, however slowly, extend the wait up to a 60 s cap);
 /// - it arrives last (`grammar`), deliveries never overlap (`overlap`), and per-producer
 ///   order holds (`reorder`, `duplicate`);
 /// - `Resources.total` returns to its baseline (`leak`).
@@ -71,8 +72,14 @@ final class ObserveOnStopScenario: CataloguedStressScenario {
             }
             iteration.countOperations(producers * events)
 
-            if !iteration.wait(stopped, upTo: 1) {
-                iteration.violation(.lost, "\(label): no stop event within 1 s (\(checker.delivered) nexts delivered)")
+            if let expiry = iteration.wait(stopped, quietFor: 1, progress: { checker.delivered }) {
+                let delivered = checker.delivered
+                let what =
+                    expiry == .stillProgressing
+                    ? "still delivering after \(Int(ProgressDeadline.defaultCapSeconds)) s"
+                    : delivered == sent.load() ? "a stranded stop event: every next arrived, the stop did not within 1 s of the last"
+                    : "no delivery for 1 s"
+                iteration.violation(.lost, "\(label): no stop event (\(what); \(delivered) of \(sent.load()) nexts delivered)")
             } else {
                 _ = iteration.wait(upTo: 0.001) { false }
                 iteration.outcome(checker.firstStop == "completed" ? "completed won" : "error won")
