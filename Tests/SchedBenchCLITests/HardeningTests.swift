@@ -224,26 +224,6 @@ final class HardeningTests: SchedBenchTestCase {
         }
     }
 
-    /// Live `schedbench _child` processes whose parent is `pid`.
-    private static func children(of pid: Int32) -> [Int32] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { candidate in
-            guard let stat = try? String(contentsOfFile: "/proc/\(candidate)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return false }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, Int32(fields[1]) == pid, fields[0] != "Z",
-                let commandLine = FileManager.default.contents(atPath: "/proc/\(candidate)/cmdline")
-            else { return false }
-            return String(decoding: commandLine, as: UTF8.self).split(separator: "\0").last == "_child"
-        }
-    }
-
-    /// Running (not a zombie: in a container nobody may reap it).
-    private static func isAlive(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
-        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
-    }
-
     /// Defect: SIGTERM left a run's scratch (callgrind dumps, the stripped binary) behind.
     func testSIGTERMRemovesTheScratchSpaceAndEndsTheChildren() throws {
         guard InstructionCounter.findValgrind() != nil else { throw XCTSkip("valgrind is not installed") }

@@ -75,11 +75,26 @@ final class StressCommandTests: SchedBenchTestCase {
     /// Defect: Ctrl-C did not stop a scenario bounded by iterations (100 million ran on);
     /// the scenario in progress now stops after its current iteration and is kept.
     func testCtrlCStopsAnIterationBoundedScenarioAndKeepsIt() throws {
+        try assertCtrlCStopsTheScenarioInProgress()
+    }
+
+    /// Defect: a Ctrl-C that came before the scenario's child listened for the request to
+    /// stop (a child slow to start, on a loaded machine) was lost, and the scenario ran on.
+    /// The request is now asked again until the child has stopped.
+    func testCtrlCStopsAScenarioWhoseChildWasSlowToListen() throws {
+        try assertCtrlCStopsTheScenarioInProgress(environment: [FaultInjection.environmentKey: FaultInjection.slowStressStart.rawValue])
+    }
+
+    private func assertCtrlCStopsTheScenarioInProgress(environment: [String: String] = [:]) throws {
         let out = try temporaryDirectory()
-        let stress = try launch(["stress", "--scenario", "trampoline.tree", "--iterations", "100000000", "--out", out.path])
+        let stress = try launch(
+            ["stress", "--scenario", "trampoline.tree", "--iterations", "100000000", "--out", out.path], environment: environment)
         XCTAssertTrue(stress.waitFor(seconds: 60) { _, err in err.contains("stress: seed") }, stress.stderr)
-        // Running iterations, not starting up: give the child a moment to be in its loop.
-        Thread.sleep(forTimeInterval: 1)
+        // The scenario has started once its child exists; a request to stop that reaches the
+        // child before it listens is asked again until it does.
+        let started = Date().addingTimeInterval(60)
+        while Self.children(of: stress.process.processIdentifier).isEmpty && Date() < started { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertFalse(Self.children(of: stress.process.processIdentifier).isEmpty, "the scenario's child never started")
         let interrupted = Date()
         stress.signal(SIGINT)
         let status = stress.exitStatus(within: 30)

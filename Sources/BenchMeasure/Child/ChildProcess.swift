@@ -312,13 +312,17 @@ final class Watchdog: Sendable {
     }
 
     /// Sends the group's leader (the child) `ChildService.stopSignal` once `stopping` is
-    /// cancelled, checking every 20 ms until `disarm`.
+    /// cancelled, checking every 20 ms, and again every 200 ms until `disarm`: a child that
+    /// has not installed its handler yet ignores the signal (it starts with it ignored, so
+    /// that an early request cannot kill it), and must still hear the request once it
+    /// listens. Asking again is harmless: the handler only cancels a token.
     func arm(asking stopping: CancellationToken) {
-        watch(stopping) { [group] _ in _ = kill(group, ChildService.stopSignal) }
+        watch(stopping, repeatingEvery: 200_000) { [group] _ in _ = kill(group, ChildService.stopSignal) }
     }
 
-    /// Runs `act` under the lock, once, when `token` is cancelled before `disarm`.
-    private func watch(_ token: CancellationToken, _ act: @escaping @Sendable (inout State) -> Void) {
+    /// Runs `act` under the lock when `token` is cancelled before `disarm`: once, or with
+    /// `repeatingEvery` (microseconds) again at that interval until `disarm`.
+    private func watch(_ token: CancellationToken, repeatingEvery interval: UInt32? = nil, _ act: @escaping @Sendable (inout State) -> Void) {
         state.withLock { $0.watching = true }
         DispatchQueue.global().async { [self] in
             while state.withLock({ $0.watching }) {
@@ -327,9 +331,11 @@ final class Watchdog: Sendable {
                         guard state.watching else { return }
                         act(&state)
                     }
-                    return
+                    guard let interval else { return }
+                    usleep(interval)
+                } else {
+                    usleep(20_000)
                 }
-                usleep(20_000)
             }
         }
     }

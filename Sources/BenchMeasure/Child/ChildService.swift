@@ -48,6 +48,7 @@ package enum ChildService {
             // The parent asks a scenario to stop early (Ctrl-C) with `stopSignal`: it ends
             // after its current iteration and answers with what it found.
             let stop = CancellationToken()
+            if FaultInjection.current == .slowStressStart { Thread.sleep(forTimeInterval: 1) }
             signal(stopSignal, SIG_IGN)
             let stopRequest = DispatchSource.makeSignalSource(signal: stopSignal, queue: .global())
             stopRequest.setEventHandler { _ = stop.cancel() }

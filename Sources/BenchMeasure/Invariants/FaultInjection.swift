@@ -10,6 +10,10 @@ package enum FaultInjection: String, CaseIterable, Sendable {
     /// A stress scenario's child process crashes in iteration `crashIteration`: the
     /// stress run must report a `crash` there, with the child's backtrace.
     case crash
+    /// A stress child waits a second before it listens for the request to stop (a child
+    /// slow to start on a loaded machine): a Ctrl-C meanwhile must still stop the scenario
+    /// after its current iteration.
+    case slowStressStart
 
     package static let crashIteration = 3
 

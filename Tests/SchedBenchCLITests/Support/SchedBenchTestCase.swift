@@ -40,6 +40,26 @@ class SchedBenchTestCase: XCTestCase {
         return launched
     }
 
+    /// Live `schedbench _child` processes whose parent is `pid`.
+    static func children(of pid: Int32) -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { candidate in
+            guard let stat = try? String(contentsOfFile: "/proc/\(candidate)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, Int32(fields[1]) == pid, fields[0] != "Z",
+                let commandLine = FileManager.default.contents(atPath: "/proc/\(candidate)/cmdline")
+            else { return false }
+            return String(decoding: commandLine, as: UTF8.self).split(separator: "\0").last == "_child"
+        }
+    }
+
+    /// Running (not a zombie: in a container nobody may reap it).
+    static func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+    }
+
     /// A fresh directory path (not created), removed after the test.
     func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("schedbench-cli-\(UUID().uuidString)")
