@@ -33,6 +33,7 @@ catalogue=(
     "trampolineRunsDisposed trampoline.tree"
     "trampolineReusesHeldSlot trampoline.tree"
     "batchIgnoresHandles batched.spec"
+    "perActionRunsDisposed batched.spec"
 )
 echo "| seeded bug | scenario | caught (of $seeds seeds) | median seconds to catch | first violation (seed 1) |"
 echo "|---|---|---:|---:|---|"

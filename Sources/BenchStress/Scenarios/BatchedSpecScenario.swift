@@ -4,20 +4,25 @@ import Foundation
 import RxSchedulers
 import Synchronization
 
-/// `batched.spec`: `schedule` on a dispatch scheduler with `SchedulerDispatch.batched`,
-/// whose actions and handles live in the slots of a lock-free chunked queue, against the
-/// contract of a scheduled action and its disposable.
+/// `batched.spec`: `schedule` on a dispatch scheduler against the contract of a scheduled
+/// action and its disposable, in every dispatch mode: `SchedulerDispatch.batched`, whose
+/// actions and handles live in the slots of a lock-free chunked queue, and RxSwift's
+/// `perAction`, one queue block per action (the name is older than the per-action modes).
 ///
-/// Each iteration makes a fresh serial or concurrent scheduler with batched dispatch. 1–4
+/// Each iteration makes a fresh scheduler: serial or concurrent with batched dispatch, or
+/// serial, concurrent or a private `MainScheduler` with per-action dispatch. 1–4
 /// producer threads schedule 1–600 actions each (the queue's chunks hold 32), and one
 /// disposer thread disposes handles the producers pass it, all while the drain runs. A
 /// producer keeps some handles to the end without disposing them, disposes some at once
 /// (racing the drain), passes some to the disposer and drops the rest; now and then it
 /// holds the drain with an action of its own, schedules one more, disposes it and only
-/// then lets the drain go. Each action returns a result that counts how often it is
-/// disposed and when it is released. Once an action scheduled after all of them has run,
-/// checked:
-/// - a producer's actions run in its order (`reorder`), each at most once (`duplicate`);
+/// then lets the drain go (not on the concurrent per-action scheduler, which has no single
+/// drain). Each action returns a result that counts how often it is disposed and when it is
+/// released. Once an action scheduled after all of them has run (on the concurrent
+/// per-action scheduler, which runs blocks at once and in no order: once every action that
+/// must run has, and none has started for a while), checked:
+/// - a producer's actions run in its order (`reorder`; not on the concurrent per-action
+///   scheduler), each at most once (`duplicate`);
 /// - an action whose handle was never disposed runs (`lost`); one disposed before the
 ///   drain could reach it does not (`after_dispose`). A dispose racing the drain may or
 ///   may not skip the action, as in RxSwift;
@@ -29,20 +34,40 @@ import Synchronization
 final class BatchedSpecScenario: CataloguedStressScenario {
     static let name = StressScenarioName.batchedSpec
     static let summary =
-        "batched dispatch: random producers, handles disposed at once, from another thread or never: order, no loss, results disposed once and released"
+        "dispatch, batched and per-action, on serial, concurrent and main: random producers, handles disposed at once, from another thread or never: order, no loss, nothing run once disposed before its turn, results disposed once and released"
     static let checks: [ViolationKind] = [.lost, .duplicate, .reorder, .afterDispose, .leak, .hang, .crash]
-    static let catches: [SeededBug] = [.batchIgnoresHandles, .batchLostWakeup]
+    static let catches: [SeededBug] = [.batchIgnoresHandles, .batchLostWakeup, .perActionRunsDisposed]
+
+    /// The schedulers under test, each with its dispatch.
+    enum Target: CaseIterable {
+        case serialBatched, concurrentBatched, serialPerAction, concurrentPerAction, mainPerAction
+
+        func make() -> any ImmediateSchedulerType {
+            switch self {
+            case .serialBatched:
+                return SerialDispatchQueueScheduler(qos: .userInitiated, internalSerialQueueName: "stress.spec", dispatch: .batched)
+            case .concurrentBatched: return ConcurrentDispatchQueueScheduler(qos: .userInitiated, dispatch: .batched)
+            case .serialPerAction:
+                return SerialDispatchQueueScheduler(qos: .userInitiated, internalSerialQueueName: "stress.spec", dispatch: .perAction)
+            case .concurrentPerAction: return ConcurrentDispatchQueueScheduler(qos: .userInitiated, dispatch: .perAction)
+            case .mainPerAction: return MainScheduler(dispatch: .perAction)
+            }
+        }
+
+        /// Whether actions run one at a time in the order scheduled (all but the concurrent
+        /// queue's per-action blocks, which run at once).
+        var isOrdered: Bool { self != .concurrentPerAction }
+    }
 
     func run(_ iteration: StressIteration) {
         var random = iteration.random
-        let target = SchedulerBox(
-            random.chance(0.5)
-                ? ConcurrentDispatchQueueScheduler(qos: .userInitiated, dispatch: .batched)
-                : SerialDispatchQueueScheduler(qos: .userInitiated, internalSerialQueueName: "stress.batched.spec", dispatch: .batched))
+        let kind = random.pick(Target.allCases)
+        let ordered = kind.isOrdered
+        let target = SchedulerBox(kind.make())
         let counts = (0..<random.pick([1, 2, 2, 3, 4])).map { _ in
             random.chance(0.3) ? Int.random(in: 1...40, using: &random) : Int.random(in: 100...600, using: &random)
         }
-        let ledger = Ledger(counts: counts, iteration: iteration)
+        let ledger = Ledger(counts: counts, ordered: ordered, label: "\(kind)", iteration: iteration)
         let handOff = HandOff()
         let kept = KeptHandles()
         let producers = counts.count
@@ -66,7 +91,7 @@ final class BatchedSpecScenario: CataloguedStressScenario {
                 case 2, 3: handOff.pass(handle, entry)
                 default: break
                 }
-                if random.chance(1.0 / 32) { Self.disposeBehindAGate(scheduler, ledger.gated(thread)) }
+                if ordered && random.chance(1.0 / 32) { Self.disposeBehindAGate(scheduler, ledger.gated(thread)) }
                 if random.chance(1.0 / 64) { sched_yield() }
             }
             kept.add(keeping)
@@ -74,14 +99,33 @@ final class BatchedSpecScenario: CataloguedStressScenario {
         }
         iteration.countOperations(counts.reduce(0, +))
 
-        let fence = DispatchSemaphore(value: 0)
-        _ = target.scheduler?.schedule(()) { _ in
-            fence.signal()
-            return Disposables.create()
-        }
-        guard iteration.wait(fence, upTo: 2) else {
-            iteration.violation(.lost, "an action scheduled after all the others did not run within 2 s")
-            return
+        if ordered {
+            let fence = DispatchSemaphore(value: 0)
+            _ = target.scheduler?.schedule(()) { _ in
+                fence.signal()
+                return Disposables.create()
+            }
+            if let expiry = iteration.wait(fence, quietFor: 2, progress: { ledger.ranCount }) {
+                iteration.violation(
+                    .lost,
+                    "\(kind): an action scheduled after all the others did not run ("
+                        + (expiry == .noProgress ? "no action ran for 2 s" : "actions still running after 60 s") + ")")
+                return
+            }
+        } else {
+            // Blocks run at once, in no order: wait for every action that must run, and for
+            // every action that ran with its handle disposed to have its result disposed
+            // (the block that ran it may still be finishing).
+            let mustRun = ledger.entries.joined().filter { !$0.disposed.isSet }
+            if iteration.wait(quietFor: 2, progress: { ledger.ranCount }, until: { mustRun.allSatisfy { $0.runs.load() > 0 } }) != nil {
+                let missing = mustRun.filter { $0.runs.load() == 0 }.count
+                iteration.violation(.lost, "\(kind): \(missing) actions whose handles were never disposed did not run")
+                return
+            }
+            let everything = Array(ledger.entries.joined())
+            _ = iteration.wait(quietFor: 2, progress: { ledger.ranCount }) {
+                everything.allSatisfy { $0.runs.load() == 0 || !$0.disposed.isSet || $0.disposals.load() > 0 }
+            }
         }
         ledger.check()
         // Every result goes once nothing holds it: the handles, and the queue's last chunk,
@@ -153,18 +197,24 @@ final class BatchedSpecScenario: CataloguedStressScenario {
         func dispose() { entry.disposals.increment() }
     }
 
-    /// The actions, and the checks made as they run (one at a time: the dispatch is batched).
+    /// The actions, and the checks made as they run (under a lock: the concurrent
+    /// per-action scheduler runs them at once).
     private final class Ledger: @unchecked Sendable {
         let entries: [[Entry]]
         let released: SharedCounter
         /// Per producer, the actions it disposed behind a gate (each producer appends to its own).
         private var gatedEntries: [[Entry]]
         private let iteration: StressIteration
+        /// Whether actions must run in each producer's order.
+        private let ordered: Bool
+        private let label: String
         private let lock = NSLock()
         private var lastRun: [Int]
         private var ranTotal = 0
 
-        init(counts: [Int], iteration: StressIteration) {
+        init(counts: [Int], ordered: Bool, label: String, iteration: StressIteration) {
+            self.ordered = ordered
+            self.label = label
             let released = SharedCounter()
             self.released = released
             entries = counts.enumerated().map { producer, count in
@@ -188,9 +238,9 @@ final class BatchedSpecScenario: CataloguedStressScenario {
             entry.runs.increment()
             lock.withLock {
                 ranTotal += 1
-                if entry.sequence <= lastRun[entry.producer] {
+                if ordered && entry.sequence <= lastRun[entry.producer] {
                     iteration.violation(
-                        .reorder, "producer \(entry.producer)'s action \(entry.sequence) ran after its action \(lastRun[entry.producer])")
+                        .reorder, "\(label): producer \(entry.producer)'s action \(entry.sequence) ran after its action \(lastRun[entry.producer])")
                 }
                 lastRun[entry.producer] = max(lastRun[entry.producer], entry.sequence)
             }

@@ -177,6 +177,10 @@ func stressPoint(_ point: StressPoint) {
     /// chunk and releases every result as its action returns, so disposing a held handle
     /// after its action ran no longer disposes what the action returned.
     case batchIgnoresHandles
+    /// Action after dispose: a per-action dispatch block (serial, concurrent, main) runs its
+    /// action though the handle was disposed before the block ran, which RxSwift's
+    /// schedulers guarantee never happens.
+    case perActionRunsDisposed
 
     /// The environment variable that switches a seeded bug on.
     package static let environmentVariable = "RXSCHEDULERS_SEEDED_BUG"

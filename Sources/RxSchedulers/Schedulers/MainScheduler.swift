@@ -113,7 +113,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
         case .perAction:
             perActionBlocks.wrappingAdd(1, ordering: .relaxed)
             mainQueue.async {
-                if !item.isDisposed { item.invoke() }
+                if !item.isDisposed || SeededBug.isActive(.perActionRunsDisposed) { item.invoke() }
                 self.dispatcher.unfinished.wrappingSubtract(1, ordering: .acquiringAndReleasing)
             }
         case .batched:

@@ -2,6 +2,7 @@ import XCTest
 
 @testable import BenchModel
 @testable import BenchStress
+@testable import RxSchedulers
 
 /// The catalogue: every scenario name has exactly one scenario, which describes itself.
 final class StressScenariosTests: XCTestCase {
@@ -15,5 +16,12 @@ final class StressScenariosTests: XCTestCase {
             XCTAssertFalse(scenario.catches.isEmpty, "\(name.rawValue) catches a seeded bug")
             XCTAssertTrue(type(of: name.make()) == scenario, name.rawValue)
         }
+    }
+
+    /// Every seeded bug is claimed by a scenario, which is shown to catch it
+    /// (`scripts/stress-catalogue.sh`, StressCommandTests).
+    func testEverySeededBugHasAScenarioThatCatchesIt() {
+        let claimed = Set(StressScenarios.all.flatMap { $0.catches })
+        XCTAssertEqual(claimed, Set(SeededBug.allCases), "unclaimed: \(Set(SeededBug.allCases).subtracting(claimed))")
     }
 }
