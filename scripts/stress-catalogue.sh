@@ -34,6 +34,7 @@ catalogue=(
     "trampolineReusesHeldSlot trampoline.tree"
     "batchIgnoresHandles batched.spec"
     "perActionRunsDisposed batched.spec"
+    "trampolineStopsAtChunkMultiple trampoline.tree"
 )
 echo "| seeded bug | scenario | caught (of $seeds seeds) | median seconds to catch | first violation (seed 1) |"
 echo "|---|---|---:|---:|---|"

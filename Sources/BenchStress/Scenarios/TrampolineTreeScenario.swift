@@ -17,6 +17,12 @@ import RxSchedulers
 /// that ran is `after_dispose`, a missing one `lost`, one run twice `duplicate`, any other
 /// difference `reorder`.
 ///
+/// Half the trees are shaped where the trampoline's queue changes chunks: their root queues
+/// exactly k·C − 1, k·C or k·C + 1 actions (C the queue's slots per chunk, k 1–3) behind
+/// itself, sometimes with a recursive chain first, so that the chain's steps and the
+/// children's own schedules land on either side of a chunk boundary; random trees almost
+/// never queue exactly a chunk's worth.
+///
 /// Before its tree, each thread runs a burst of its own and keeps the handles of the
 /// actions it queued; the tree disposes some of these stale handles. Their actions have
 /// run, so in the model that changes nothing; a trampoline that reused their slots while
@@ -26,7 +32,7 @@ final class TrampolineTreeScenario: CataloguedStressScenario {
     static let summary =
         "random nested schedule trees (with disposals) on CurrentThreadScheduler against a model of RxSwift's trampoline"
     static let checks: [ViolationKind] = [.lost, .duplicate, .reorder, .afterDispose, .hang, .crash]
-    static let catches: [SeededBug] = [.trampolineRunsDisposed, .trampolineReusesHeldSlot]
+    static let catches: [SeededBug] = [.trampolineRunsDisposed, .trampolineReusesHeldSlot, .trampolineStopsAtChunkMultiple]
 
     enum Operation {
         case schedule(Int)
@@ -50,7 +56,9 @@ final class TrampolineTreeScenario: CataloguedStressScenario {
         let threads = Int.random(in: 1...3, using: &iteration.random)
         let trees = (0..<threads).map { thread -> Tree in
             var random = iteration.stream(100 + thread)
-            return Self.generate(&random, size: Int.random(in: 1...120, using: &random))
+            guard random.chance(0.5) else { return Self.generate(&random, size: Int.random(in: 1...120, using: &random)) }
+            let fanOut = Int.random(in: 1...3, using: &random) * CurrentThreadScheduler.queueChunkCapacity + Int.random(in: -1...1, using: &random)
+            return Self.generate(&random, size: fanOut + Int.random(in: 1...60, using: &random), rootFanOut: fanOut)
         }
         iteration.concurrently(threads, name: "trampoline") { thread, _ in
             let tree = trees[thread]
@@ -61,7 +69,10 @@ final class TrampolineTreeScenario: CataloguedStressScenario {
     }
 
     /// Generates a tree by running the model: units are numbered as they are scheduled.
-    static func generate(_ random: inout StressRandom, size: Int) -> Tree {
+    /// With `rootFanOut`, the root queues exactly that many actions (one of them may be a
+    /// recursive chain's first step, queued before the rest); the others' operations are
+    /// drawn as usual.
+    static func generate(_ random: inout StressRandom, size: Int, rootFanOut: Int? = nil) -> Tree {
         var tree = Tree()
         var nextID = 1
         var queue: [Int] = []
@@ -79,12 +90,14 @@ final class TrampolineTreeScenario: CataloguedStressScenario {
             }
             guard chainOf[unit] == nil else { return }
             var operations: [Operation] = []
-            let count = nextID < size ? Int.random(in: 0...3, using: &random) : 0
-            for _ in 0..<count {
-                let draw = random.next() % 12
+            let shaped = unit == 0 ? rootFanOut : nil
+            let count = shaped ?? (nextID < size ? Int.random(in: 0...3, using: &random) : 0)
+            for position in 0..<count {
+                // The shaped root queues exactly `count` actions: schedules, or a chain first.
+                let draw = shaped == nil ? random.next() % 12 : position == 0 && random.chance(0.5) ? 8 : 0
                 if draw >= 10 {
                     operations.append(.disposeStale(Int(random.next() % UInt64(staleBurst))))
-                } else if draw < 6 || scheduled.isEmpty {
+                } else if draw < 6 || (draw < 8 && scheduled.isEmpty) {
                     let child = nextID
                     nextID += 1
                     operations.append(.schedule(child))

@@ -181,6 +181,10 @@ func stressPoint(_ point: StressPoint) {
     /// action though the handle was disposed before the block ran, which RxSwift's
     /// schedulers guarantee never happens.
     case perActionRunsDisposed
+    /// Lost actions: the trampoline's drain takes "head index equals tail index" for an
+    /// empty queue without checking that head and tail are the same chunk, so it stops
+    /// whenever exactly a multiple of a chunk's worth of actions is queued.
+    case trampolineStopsAtChunkMultiple
 
     /// The environment variable that switches a seeded bug on.
     package static let environmentVariable = "RXSCHEDULERS_SEEDED_BUG"

@@ -92,7 +92,12 @@ final class TrampolineQueue {
             // loop neither retains it per action nor spoils the uniqueness test on `head`.
             var chunk = Unmanaged.passUnretained(head)
             while true {
-                if headIndex == tailIndex && chunk.toOpaque() == Unmanaged.passUnretained(tail).toOpaque() { break }
+                if headIndex == tailIndex
+                    && (chunk.toOpaque() == Unmanaged.passUnretained(tail).toOpaque()
+                        || SeededBug.isActive(.trampolineStopsAtChunkMultiple))
+                {
+                    break
+                }
                 if headIndex == Self.chunkCapacity {
                     var finished = head
                     head = finished.takeNext()

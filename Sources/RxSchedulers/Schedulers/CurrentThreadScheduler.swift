@@ -109,3 +109,9 @@ public class CurrentThreadScheduler: ImmediateSchedulerType {
         return disposable
     }
 }
+
+extension CurrentThreadScheduler {
+    /// Slots per chunk of the trampoline's queue, where its chunk logic changes behaviour:
+    /// for a stress run that builds queues of exactly k chunks, and one action either side.
+    package static var queueChunkCapacity: Int { TrampolineQueue.chunkCapacity }
+}

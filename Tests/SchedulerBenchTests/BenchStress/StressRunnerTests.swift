@@ -97,6 +97,18 @@ final class StressRunnerTests: XCTestCase {
         }
     }
 
+    /// Shaped trees queue exactly k·C − 1, k·C or k·C + 1 actions behind the root (C the
+    /// queue's slots per chunk), and the model still agrees with the trampoline on them.
+    func testShapedTreesQueueAChunkMultipleAndMatchTheTrampoline() {
+        let chunk = CurrentThreadScheduler.queueChunkCapacity
+        for (seed, fanOut) in [chunk - 1, chunk, chunk + 1, 2 * chunk, 3 * chunk + 1].enumerated() {
+            var random = StressRandom(seed: UInt64(seed + 1))
+            let tree = TrampolineTreeScenario.generate(&random, size: fanOut + 30, rootFanOut: fanOut)
+            XCTAssertEqual(tree.operations[0]?.count, fanOut, "the root queues exactly \(fanOut)")
+            XCTAssertEqual(TrampolineTreeScenario.execute(tree), tree.order, "fan-out \(fanOut)")
+        }
+    }
+
     func testTheTrampolineComparisonNamesTheKindOfDifference() {
         var random = StressRandom(seed: 3)
         var tree = TrampolineTreeScenario.Tree()
