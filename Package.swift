@@ -19,7 +19,10 @@ let package = Package(
         .library(name: "RxSchedulers", targets: ["RxSchedulers"]),
         .library(name: "RxSchedulersTesting", targets: ["RxSchedulersTesting"]),
         .library(name: "SchedulerBench", targets: ["SchedulerBench"]),
+        .library(name: "SchedulerBenchPeers", targets: ["SchedulerBenchPeers"]),
         .executable(name: "schedbench", targets: ["schedbench"]),
+        // `swift package schedbench …` in a package with a SchedulerBench executable.
+        .plugin(name: "SchedBenchPlugin", targets: ["SchedBenchPlugin"]),
     ],
     traits: [
         // Stress points and seeded bugs in the core, for `schedbench stress`
@@ -45,6 +48,8 @@ let package = Package(
         // The peer frameworks the harness compares the core with (strategies `openCombine`, `asyncChannel`).
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        // The SwiftNIO peer (SchedulerBenchPeers): an EventLoop as a scheduler and a hand-off.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // `swift package generate-documentation` for the DocC catalogs; not linked into anything.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -62,10 +67,12 @@ let package = Package(
         .target(name: "CTrampolineCache"),
         .target(name: "RxSchedulersTesting", dependencies: ["RxSchedulers"], swiftSettings: languageMode),
 
-        // jemalloc, linked into the schedbench executable only: that process then
-        // allocates through it and hands `mallctl` to the engine for allocation counts.
-        // The test binary must not link it: ThreadSanitizer's allocator and jemalloc
-        // cannot share a process (TSan aborts in its allocator when a jemalloc pointer reaches it).
+        // jemalloc, linked through the SchedulerBench library into every SchedulerBench
+        // executable (schedbench and a user's): that process then allocates through it and
+        // hands `mallctl` to the engine for allocation counts. The test binaries must not
+        // link it: ThreadSanitizer's allocator and jemalloc cannot share a process (TSan
+        // aborts in its allocator when a jemalloc pointer reaches it), so they link the
+        // layers below SchedulerBench only.
         .systemLibrary(
             name: "CJemalloc",
             pkgConfig: "jemalloc",
@@ -77,7 +84,8 @@ let package = Package(
         // prctl's parent-death signal, for child processes (prctl is variadic: not callable from Swift).
         .target(name: "CProcess"),
         // The engine, in layers; each depends only on the ones below it, and they talk
-        // through `package` declarations (nothing of theirs is public yet).
+        // through `package` declarations. What a user's package may use is `public` and
+        // reaches it through the SchedulerBench module (the registry and what it takes).
         //
         // Plain values: names, cases, results, provenance, events, order statistics.
         .target(
@@ -127,7 +135,7 @@ let package = Package(
         // gate, stress, the child's entry point): what the CLI calls. It never prints; it
         // reports through `BenchObserver`.
         .target(
-            name: "SchedulerBench",
+            name: "BenchWorkflows",
             dependencies: ["BenchModel", "BenchMeasure", "BenchStress", "BenchAnalysis"],
             swiftSettings: engineMode
         ),
@@ -136,16 +144,46 @@ let package = Package(
         .target(
             name: "SchedBenchCLI",
             dependencies: [
-                "SchedulerBench",
+                "BenchWorkflows",
                 "CProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: engineMode
         ),
+        // The library users build on: `SchedulerBenchCommand` (the whole command line over
+        // the built-ins and a user's registered entries) and the public registry API.
+        // Linking it links jemalloc (allocation counts).
+        .target(
+            name: "SchedulerBench",
+            dependencies: ["SchedBenchCLI", "BenchWorkflows", "BenchModel", "BenchMeasure", "RxSchedulers", "CJemalloc"],
+            swiftSettings: engineMode
+        ),
+        // The peers registered through the public API, as any package's entries are: a
+        // SwiftNIO EventLoop (scheduler and hand-off) and a custom-executor actor.
+        .target(
+            name: "SchedulerBenchPeers",
+            dependencies: [
+                "SchedulerBench",
+                "RxSchedulers",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: engineMode
+        ),
+        // `schedbench`: the entry point with the built-ins and the peers.
         .executableTarget(
             name: "schedbench",
-            dependencies: ["SchedBenchCLI", "SchedulerBench", "CJemalloc"],
+            dependencies: ["SchedulerBench", "SchedulerBenchPeers"],
             swiftSettings: engineMode
+        ),
+
+        // The command plugin: builds the package's SchedulerBench executable in release and runs it.
+        .plugin(
+            name: "SchedBenchPlugin",
+            capability: .command(
+                intent: .custom(verb: "schedbench", description: "Build this package's SchedulerBench executable in release and run it."),
+                permissions: [.writeToPackageDirectory(reason: "schedbench writes its results (results/…) in the package's directory")]
+            )
         ),
 
         .testTarget(
@@ -157,7 +195,7 @@ let package = Package(
             name: "SchedulerBenchTests",
             // GRDB: the history tests open its files directly, as a foreign writer would.
             dependencies: [
-                "BenchModel", "BenchMeasure", "BenchStress", "BenchAnalysis", "SchedulerBench",
+                "BenchModel", "BenchMeasure", "BenchStress", "BenchAnalysis", "BenchWorkflows",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: languageMode
@@ -165,7 +203,7 @@ let package = Package(
         .testTarget(
             name: "SchedBenchCLITests",
             // Also runs the built `schedbench` binary as users do (`swift build` builds it).
-            dependencies: ["SchedBenchCLI", "SchedulerBench"],
+            dependencies: ["SchedBenchCLI", "BenchWorkflows"],
             swiftSettings: languageMode
         ),
     ]

@@ -3,7 +3,9 @@
 # build without any trait (the configuration users ship: no stress points, no seeded bugs;
 # the hot paths inlined into callers), a short stress pass (schedbench stress, 45 s, a
 # fresh seed) on a release build with the stress hooks, the whole suite under
-# ThreadSanitizer (it must report nothing), the public-API check, and the DocC catalogs (no
+# ThreadSanitizer (it must report nothing), the example package of a user's scheduler
+# (built in release through the command plugin, measured, and stress-tested: its correct
+# scheduler passes, its broken one fails), the public-API check, and the DocC catalogs (no
 # warnings allowed). The debug and ThreadSanitizer builds have the StressHooks trait (the
 # core's stress points and seeded bugs, which the stress tests need). The debug pass also
 # has the PostgreSQL trait and runs the history tests against a PostgreSQL server it
@@ -13,6 +15,7 @@
 #   SKIP_RELEASE=1 scripts/test.sh  without the release pass
 #   SKIP_TSAN=1 scripts/test.sh     without the ThreadSanitizer pass
 #   SKIP_DOCS=1 scripts/test.sh     without the documentation build
+#   SKIP_EXAMPLE=1 scripts/test.sh  without the example package (Examples/CustomScheduler)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -50,13 +53,37 @@ if [ "${SKIP_TSAN:-0}" != "1" ]; then
     TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" swift test --sanitize=thread --traits StressHooks --scratch-path .build-tsan
 fi
 
+if [ "${SKIP_EXAMPLE:-0}" != "1" ]; then
+    echo "== Examples/CustomScheduler: a user's package on SchedulerBenchCommand, built in release and run through the plugin"
+    # Its good scheduler is measured (its rows must be in results.csv) and passes the
+    # contract stress; its broken one (claims .serial, runs on two threads) must fail it with 3.
+    example_out="$(mktemp -d)"
+    example() { (cd Examples/CustomScheduler && swift package --allow-writing-to-package-directory schedbench "$@"); }
+    example list | grep -q "^  eventLoop " || { echo "error: the example's list does not show its scheduler" >&2; exit 1; }
+    example run --workload observeOn.throughput --scheduler eventLoop --strategy reference,drain --producers 1,4 \
+        --events 20000 --trials 3 --out "$example_out/run" --no-table --quiet
+    for strategy in reference drain; do
+        grep -q ",observeOn.throughput,eventLoop,$strategy," "$example_out/run/results.csv" \
+            || { echo "error: no eventLoop/$strategy rows in the example's results.csv" >&2; exit 1; }
+    done
+    example stress --scheduler eventLoop --duration 10 --out "$example_out/good" --quiet
+    # `swift package` exits 1 whatever the plugin's executable exited with (it prints the
+    # code), so the broken scheduler's exit status is read from the executable itself.
+    set +e
+    Examples/CustomScheduler/.build/release/EventLoopBench stress --scheduler twoLoops --duration 10 --out "$example_out/broken" --quiet
+    status=$?
+    set -e
+    [ "$status" -eq 3 ] || { echo "error: the broken scheduler's stress exited $status, not 3" >&2; exit 1; }
+    rm -rf "$example_out"
+fi
+
 echo "== public API of the engine's modules (documented, and used or declared user API)"
 scripts/check-public-api.py --self-test
 scripts/check-public-api.py
 
 if [ "${SKIP_DOCS:-0}" != "1" ]; then
     echo "== documentation (DocC; a warning, such as a link to a missing symbol, fails)"
-    for target in RxSchedulers RxSchedulersTesting SchedulerBench; do
+    for target in RxSchedulers RxSchedulersTesting SchedulerBench SchedulerBenchPeers; do
         swift package --disable-sandbox generate-documentation --target "$target" --warnings-as-errors >/dev/null
     done
 fi

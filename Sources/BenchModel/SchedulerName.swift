@@ -1,32 +1,18 @@
-import Foundation
-import RxSchedulers
+/// Which scheduler a case runs on: a scheduler registered under this name. `none` marks
+/// the cases that use no Rx scheduler (the hand-offs: context baselines and peer frameworks).
+package struct SchedulerName: OpenName {
+    package let rawValue: String
+    package init(_ rawValue: String) { self.rawValue = rawValue }
 
-/// Which scheduler a case runs on. `none` marks the context baselines, which use no Rx scheduler.
-package enum SchedulerName: String, CaseIterable, Codable, CodingKeyRepresentable, Sendable, DeclarationOrdered {
-    case currentThread, main, mainShared, mainAsync, serial, concurrent, concurrentMain, operationQueue, virtual, none
-
-    /// One line for `schedbench list`: the core type and how a trial gets it.
-    package var summary: String {
-        switch self {
-        case .currentThread: return "CurrentThreadScheduler.instance: the trampoline on the calling thread"
-        case .main: return "MainScheduler(dispatch:): a private instance per trial; inline on main when nothing is queued, else the main queue"
-        case .mainShared:
-            return "MainScheduler.instance: the process-wide instance apps use (batched dispatch), its enqueue counter shared with every caller"
-        case .mainAsync: return "MainScheduler.asyncInstance: always DispatchQueue.main.async"
-        case .serial: return "SerialDispatchQueueScheduler(qos: .userInitiated): a new serial queue per trial"
-        case .concurrent: return "ConcurrentDispatchQueueScheduler(qos: .userInitiated): the global queue"
-        case .concurrentMain: return "ConcurrentMainScheduler.instance: inline on main, else the main queue"
-        case .operationQueue: return "OperationQueueScheduler on a new OperationQueue() per trial (default width: concurrent)"
-        case .virtual: return "HistoricalScheduler: virtual time, run to completion"
-        case .none: return "no Rx scheduler: the context baselines (gcd, asyncStream) and peer frameworks (openCombine, actor, asyncChannel)"
-        }
-    }
-
-    /// Whether the scheduler is a `SerialDispatchQueueScheduler` (MainScheduler is one),
-    /// where RxSwift's observe(on:) picks per-event blocks rather than its generic algorithm.
-    package var isSerialDispatch: Bool { [.main, .mainShared, .mainAsync, .serial].contains(self) }
-
-    /// Whether its actions may run on the main queue, which runs only while the main thread
-    /// runs its RunLoop (the CLI's does).
-    var usesMainQueue: Bool { [.main, .mainShared, .mainAsync, .concurrentMain].contains(self) }
+    package static let currentThread = Self("currentThread")
+    package static let main = Self("main")
+    package static let mainShared = Self("mainShared")
+    package static let mainAsync = Self("mainAsync")
+    package static let serial = Self("serial")
+    package static let concurrent = Self("concurrent")
+    package static let concurrentMain = Self("concurrentMain")
+    package static let operationQueue = Self("operationQueue")
+    package static let virtual = Self("virtual")
+    /// No Rx scheduler: the hand-offs run their own consumer.
+    package static let none = Self("none")
 }

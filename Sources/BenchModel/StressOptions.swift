@@ -12,13 +12,20 @@ package struct StressOptions: Codable, Sendable, Equatable {
     package var spinners: Int
     /// Seconds without progress after which the scenario is declared hung.
     package var hangTimeout: Double
+    /// The registered scheduler `scheduler.contract` stresses (`--scheduler`); nil: each
+    /// iteration picks a built-in.
+    package var scheduler: SchedulerName?
 
     /// The default budget of a whole run, split evenly across the scenarios it runs.
     package static let defaultRunSeconds = 60.0
     package static let defaultHangTimeout = 3.0
     package static let defaultSpinners = 1
 
-    package init(seed: UInt64, seconds: Double?, iterations: Int?, spinners: Int = defaultSpinners, hangTimeout: Double = defaultHangTimeout) {
+    package init(
+        seed: UInt64, seconds: Double?, iterations: Int?, spinners: Int = defaultSpinners, hangTimeout: Double = defaultHangTimeout,
+        scheduler: SchedulerName? = nil
+    ) {
+        self.scheduler = scheduler
         self.seed = seed
         self.seconds = seconds
         self.iterations = iterations

@@ -26,11 +26,17 @@ package struct StressResult: Codable, Sendable {
     package var spinners: Int
     /// The seeded bug the core ran with (`RXSCHEDULERS_SEEDED_BUG`), if any.
     package var seededBug: String?
+    /// The registered scheduler the scenario stressed (`--scheduler`), if one was named.
+    package var scheduler: SchedulerName?
     /// When the scenario's child crashed: the end of what it wrote to standard error, the
     /// Swift runtime's backtrace of every thread (at most `StressRun.keptCrashOutput` bytes).
     package var crashLog: String?
 
     package static let sampleLimit = 10
+
+    /// The command a replay starts with: `schedbench`, or the name of the user's
+    /// SchedulerBench executable that ran the scenario (its entry point sets it).
+    nonisolated(unsafe) package static var commandName = "schedbench"
 
     /// An empty result, with a zero for every kind in `checks`.
     package init(scenario: StressScenarioName, checks: [ViolationKind], seed: UInt64, hooksCompiled: Bool, spinners: Int, seededBug: String?) {
@@ -59,7 +65,8 @@ package struct StressResult: Codable, Sendable {
     package var replayCommand: String? {
         replayIterations.map { iterations in
             let bug = seededBug.map { "\(SeededBug.environmentVariable)=\($0) " } ?? ""
-            return "\(bug)schedbench stress --scenario \(scenario.rawValue) --seed \(seed) --iterations \(iterations) --threads \(spinners)"
+            let target = scheduler.map { " --scheduler \($0.rawValue)" } ?? ""
+            return "\(bug)\(Self.commandName) stress --scenario \(scenario.rawValue)\(target) --seed \(seed) --iterations \(iterations) --threads \(spinners)"
         }
     }
 

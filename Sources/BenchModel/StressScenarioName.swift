@@ -10,6 +10,14 @@ package enum StressScenarioName: String, Codable, Sendable, CaseIterable, Compar
     case periodicStall = "periodic.stall"
     case trampolineTree = "trampoline.tree"
     case batchedSpec = "batched.spec"
+    /// The contract of any registered scheduler (`stress --scheduler NAME`).
+    case schedulerContract = "scheduler.contract"
+
+    /// The scenarios a run without `--scenario` runs: the core's, or with `--scheduler` the
+    /// contract scenario alone (against that scheduler).
+    package static func defaults(targetingScheduler: Bool) -> [StressScenarioName] {
+        targetingScheduler ? [.schedulerContract] : allCases.filter { $0 != .schedulerContract }
+    }
 
     package static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -33,6 +33,8 @@ final class StressIteration: @unchecked Sendable {
     let scenario: StressScenarioName
     let index: Int
     let seed: UInt64
+    /// The scheduler `scheduler.contract` stresses (`--scheduler`), if one was named.
+    let targetScheduler: SchedulerName?
     /// The driving thread's decisions (stream 0).
     var random: StressRandom
     /// Counted operations (the scenario's unit).
@@ -42,8 +44,9 @@ final class StressIteration: @unchecked Sendable {
     private var violations: [StressViolation] = []
     private var outcomes: [String: (OutcomeClass, Int)] = [:]
 
-    init(scenario: StressScenarioName, index: Int, seed: UInt64, heartbeat: Heartbeat) {
+    init(scenario: StressScenarioName, index: Int, seed: UInt64, heartbeat: Heartbeat, targetScheduler: SchedulerName? = nil) {
         self.scenario = scenario
+        self.targetScheduler = targetScheduler
         self.index = index
         self.seed = seed
         self.heartbeat = heartbeat

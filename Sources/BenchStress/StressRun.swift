@@ -16,11 +16,14 @@ package struct StressRun: Sendable {
         package var iterations: Int?
         package var spinners: Int
         package var hangTimeout: Double
+        /// The registered scheduler `scheduler.contract` stresses; nil: built-ins.
+        package var scheduler: SchedulerName?
 
         package init(
             scenarios: [StressScenarioName], seed: UInt64, seconds: Double?, iterations: Int?, spinners: Int = StressOptions.defaultSpinners,
-            hangTimeout: Double = StressOptions.defaultHangTimeout
+            hangTimeout: Double = StressOptions.defaultHangTimeout, scheduler: SchedulerName? = nil
         ) {
+            self.scheduler = scheduler
             self.scenarios = scenarios
             self.seed = seed
             self.seconds = seconds
@@ -33,7 +36,7 @@ package struct StressRun: Sendable {
         package var scenarioOptions: StressOptions {
             StressOptions(
                 seed: seed, seconds: seconds.map { $0 / Double(max(1, scenarios.count)) }, iterations: iterations, spinners: spinners,
-                hangTimeout: hangTimeout)
+                hangTimeout: hangTimeout, scheduler: scheduler)
         }
     }
 
@@ -154,6 +157,7 @@ package struct StressRun: Sendable {
             var result = StressResult(
                 scenario: scenario, seed: options.seed, hooksCompiled: StressHooks.isCompiled, spinners: options.spinners,
                 seededBug: SeededBug.active?.rawValue)
+            result.scheduler = options.scheduler
             let iteration = tracker.lastIteration!
             result.iterations = iteration + 1
             result.durationSeconds = Date().timeIntervalSince(started)

@@ -34,10 +34,11 @@ package enum StressRunner {
         let spinners = Spinners(count: options.spinners)
         defer { spinners.stop() }
         // Locked boxes rather than `Mutex`: ThreadSanitizer sees pthread locks, not Mutex's futex.
-        let state = Locked(
-            StressResult(
-                scenario: scenario, seed: options.seed, hooksCompiled: StressHooks.isCompiled, spinners: options.spinners,
-                seededBug: SeededBug.active?.rawValue))
+        var initial = StressResult(
+            scenario: scenario, seed: options.seed, hooksCompiled: StressHooks.isCompiled, spinners: options.spinners,
+            seededBug: SeededBug.active?.rawValue)
+        initial.scheduler = options.scheduler
+        let state = Locked(initial)
         let outcomeTable = Locked([String: StressOutcome]())
         let heartbeat = Heartbeat()
         let finished = DispatchSemaphore(value: 0)
@@ -53,7 +54,8 @@ package enum StressRunner {
                 if let seconds = options.seconds, elapsed() >= seconds { break }
                 currentIteration.store(index, ordering: .relaxed)
                 observer.benchEvent(.stressIteration(scenario, iteration: index))
-                let iteration = StressIteration(scenario: scenario, index: index, seed: options.seed, heartbeat: heartbeat)
+                let iteration = StressIteration(
+                    scenario: scenario, index: index, seed: options.seed, heartbeat: heartbeat, targetScheduler: options.scheduler)
                 var planRandom = iteration.stream(Int.max)
                 Perturbation.begin(.random(&planRandom), seed: planRandom.next())
                 heartbeat.beat()

@@ -13,6 +13,7 @@ enum StressScenarios {
         PeriodicStallScenario.self,
         TrampolineTreeScenario.self,
         BatchedSpecScenario.self,
+        SchedulerContractScenario.self,
     ]
 
     static func type(of name: StressScenarioName) -> any CataloguedStressScenario.Type {

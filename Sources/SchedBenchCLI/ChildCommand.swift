@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 
 /// `schedbench _child`: the child side of the engine's child protocol (`ChildRequest`).
 /// Not for people: the engine starts it with a request on standard input and reads the

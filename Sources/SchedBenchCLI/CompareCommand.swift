@@ -1,5 +1,5 @@
 import ArgumentParser
-import SchedulerBench
+import BenchWorkflows
 
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

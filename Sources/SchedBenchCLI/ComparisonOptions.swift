@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 
 /// The options `compare` and `gate` share: thresholds, metrics, output format, strictness.
 struct ComparisonOptions: ParsableArguments {

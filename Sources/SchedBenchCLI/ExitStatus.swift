@@ -1,5 +1,5 @@
 import ArgumentParser
-import SchedulerBench
+import BenchWorkflows
 
 /// The documented exit statuses, and the one place that decides which applies. Commands
 /// throw an `ExitStatus` to end with it; `SchedBench.main` maps everything else (a

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 
 /// `schedbench export`: a run's results for a continuous-benchmarking service.
 struct ExportCommand: ParsableCommand {

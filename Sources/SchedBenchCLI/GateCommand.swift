@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 
 struct GateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 
 /// `schedbench history`: runs kept over time, in SQLite or PostgreSQL.
 struct HistoryCommand: ParsableCommand {
@@ -104,14 +104,16 @@ struct HistoryCommand: ParsableCommand {
         }
 
         private func names() throws -> (WorkloadName, Metric, SchedulerName?, StrategyName?) {
-            func name<Name: RawRepresentable & CaseIterable>(_ value: String, _ option: String) throws -> Name where Name.RawValue == String {
-                guard let name = Name(rawValue: value) else {
-                    throw ValidationError("unknown --\(option) '\(value)'; valid: \(Name.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                return name
+            // A history may hold other executables' entries: any well-formed name is asked for.
+            func name<Name: OpenName>(_ value: String, _ option: String) throws -> Name {
+                if let problem = NameRules.problem(with: value) { throw ValidationError("--\(option) '\(value)' \(problem)") }
+                return Name(value)
+            }
+            guard let metricName = Metric(rawValue: metric) else {
+                throw ValidationError("unknown --metric '\(metric)'; valid: \(Metric.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return (
-                try name(workload, "workload"), try name(metric, "metric"), try scheduler.map { try name($0, "scheduler") },
+                try name(workload, "workload"), metricName, try scheduler.map { try name($0, "scheduler") },
                 try strategy.map { try name($0, "strategy") }
             )
         }

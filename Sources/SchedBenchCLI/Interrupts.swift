@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 
 /// Signals for commands that run for long. Ctrl-C: the first cancels the engine's token
 /// (`run` stops at the current case's next trial and drops that case, `gate` after the

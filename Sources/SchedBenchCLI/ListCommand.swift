@@ -1,5 +1,5 @@
 import ArgumentParser
-import SchedulerBench
+import BenchWorkflows
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,7 +19,7 @@ struct ListCommand: ParsableCommand {
         for workload in Workloads.descriptions {
             lines.append("  \(padded(workload.name.rawValue, 22))\(workload.summary)")
             let byStrategy = Dictionary(grouping: workload.variants, by: \.strategy)
-            let runs = byStrategy.keys.sorted().map { strategy in
+            let runs = Registry.current.ordered(byStrategy.keys).map { strategy in
                 "\(strategy.rawValue) on \(byStrategy[strategy]!.map(\.scheduler.rawValue).joined(separator: ","))"
             }
             lines.append("\(indent)runs: \(runs.joined(separator: "; "))")
@@ -29,11 +29,16 @@ struct ListCommand: ParsableCommand {
             )
         }
         lines.append("\nSchedulers:")
-        lines += SchedulerName.allCases.map { "  \(padded($0.rawValue, 16))\($0.summary)" }
+        for scheduler in Registry.current.schedulers {
+            let claims = scheduler.contracts.names.isEmpty ? "" : " [\(scheduler.contracts.names.joined(separator: ", "))]"
+            lines.append("  \(padded(scheduler.name.rawValue, 16))\(scheduler.summary)\(claims)")
+        }
+        lines.append(
+            "  \(padded(SchedulerName.none.rawValue, 16))no Rx scheduler: the hand-offs (context baselines and peer frameworks) run their own consumer")
         lines.append("\nStrategies (each selects on one axis):")
         for axis in StrategyName.Axis.allCases {
             lines.append("  \(axis.rawValue):")
-            lines += StrategyName.allCases.filter { $0.axis == axis }.map { "    \(padded($0.rawValue, 18))\($0.summary)" }
+            lines += Registry.current.strategies.filter { $0.axis == axis }.map { "    \(padded($0.name.rawValue, 18))\($0.summary)" }
         }
         lines.append("\nSuites:")
         lines += Suite.all.map { "  \(padded($0.name, 16))\($0.summary)" }

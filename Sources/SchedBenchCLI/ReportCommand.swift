@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 
 /// `schedbench report`: a self-contained HTML report of a run, and of its comparison with
 /// a BASE run when one is given.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -106,13 +106,14 @@ struct RunCommand: ParsableCommand {
         return items
     }
 
-    private static func names<Name: RawRepresentable & CaseIterable>(_ values: [String], option: String) throws -> [Name]?
-    where Name.RawValue == String {
+    /// The names given, each registered in this executable (its built-ins and its own entries).
+    private static func names<Name: RegisteredName>(_ values: [String], option: String) throws -> [Name]? {
         let given = try split(values, option: option)
         guard !given.isEmpty else { return nil }
         return try given.map { value in
-            guard let name = Name(rawValue: value) else {
-                let valid = Name.allCases.map(\.rawValue).joined(separator: ", ")
+            let name = Name(value)
+            guard Name.registered.contains(name) else {
+                let valid = Name.registered.map(\.rawValue).joined(separator: ", ")
                 throw ValidationError("unknown \(option) '\(value)'; valid: \(valid)")
             }
             return name

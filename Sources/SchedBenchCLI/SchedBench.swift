@@ -1,7 +1,7 @@
 import ArgumentParser
 import CProcess
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 
 /// `schedbench`: the root command. Parses, runs the subcommand, and turns what it
 /// returned or threw into the process's exit status (`ExitStatus`).

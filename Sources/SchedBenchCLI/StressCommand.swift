@@ -1,16 +1,17 @@
 import ArgumentParser
 import Foundation
 import RxSchedulers
-import SchedulerBench
+import BenchWorkflows
 
 /// `schedbench stress`: seeded, replayable races against the core's concurrency contracts.
 struct StressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stress",
-        abstract: "Hunt races in the core: run stress scenarios with seeded perturbation and write stress.csv.",
+        abstract: "Hunt races in the core or a registered scheduler: run stress scenarios with seeded perturbation and write stress.csv.",
         discussion: """
-            Runs every scenario (or those named), each in a child process, splitting the \
-            budget evenly; a scenario stops at its first violation and prints the command \
+            Runs every scenario of the core (or those named), each in a child process, \
+            splitting the budget evenly; with --scheduler NAME, the contract scenario \
+            (scheduler.contract) against that registered scheduler instead; a scenario stops at its first violation and prints the command \
             that replays it. The same --seed and --iterations replay the same decisions. \
             Perturbation inside the core needs a build with the StressHooks trait \
             (swift build --traits StressHooks); without it the scenarios still run, with \
@@ -23,6 +24,11 @@ struct StressCommand: ParsableCommand {
 
     @Option(name: .customLong("scenario"), help: ArgumentHelp("Scenarios to run (see `schedbench list`); default: all.", valueName: "name"))
     var scenarios: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "A registered scheduler to hold to its contract (scenario scheduler.contract; see `list`).", valueName: "name"))
+    var scheduler: String?
 
     @Option(parsing: .unconditional, help: "Seconds for the whole run, split across the scenarios (default 60, or unbounded with --iterations).")
     var duration: Double?
@@ -53,6 +59,10 @@ struct StressCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if let scheduler, !Registry.current.schedulers.contains(where: { $0.name.rawValue == scheduler }) {
+            throw ValidationError(
+                "unknown --scheduler '\(scheduler)'; registered: \(Registry.current.schedulers.map(\.name.rawValue).joined(separator: ", "))")
+        }
         for name in try RunCommand.split(scenarios, option: "scenario") where StressScenarioName(rawValue: name) == nil {
             throw ValidationError("unknown scenario '\(name)'; valid: \(StressScenarioName.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -90,14 +100,15 @@ struct StressCommand: ParsableCommand {
 
     func run() throws {
         let names = try RunCommand.split(scenarios, option: "scenario").compactMap(StressScenarioName.init(rawValue:))
-        let chosen = names.isEmpty ? StressScenarioName.allCases : StressScenarioName.allCases.filter(names.contains)
+        let chosen = names.isEmpty ? StressScenarioName.defaults(targetingScheduler: scheduler != nil) : StressScenarioName.allCases.filter(names.contains)
         let seed = self.seed ?? StressRandom.freshSeed()
         let seconds = duration ?? (iterations == nil ? StressOptions.defaultRunSeconds : nil)
         let provenance = Provenance.current()
         let directory = URL(fileURLWithPath: out ?? "results/stress-\(provenance.runID)")
         let file = directory.appendingPathComponent(StressFile.name)
         let plan = StressRun.Plan(
-            scenarios: chosen, seed: seed, seconds: seconds, iterations: iterations, spinners: threads, hangTimeout: hangTimeout)
+            scenarios: chosen, seed: seed, seconds: seconds, iterations: iterations, spinners: threads, hangTimeout: hangTimeout,
+            scheduler: scheduler.map(SchedulerName.init))
         let renderer = StressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1, quiet: quiet)
         let cancellation = CancellationToken()
         let run = StressRun(plan: plan, output: .init(directory: directory, provenance: provenance), observer: renderer, cancellation: cancellation)

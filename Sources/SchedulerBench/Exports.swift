@@ -1,5 +1,3 @@
-// The engine's layers, re-exported: a program that imports SchedulerBench sees them all.
-@_exported import BenchAnalysis
+// The public API lives in the measuring layer (the registry, `HandOff`, `Item`,
+// `WorkloadTrial`); a program that imports SchedulerBench sees it through this module.
 @_exported import BenchMeasure
-@_exported import BenchModel
-@_exported import BenchStress

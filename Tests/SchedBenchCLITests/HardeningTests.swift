@@ -5,7 +5,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// What a hostile or unlucky user does: stale output directories, hanging and silent
 /// builds, impossible numbers, empty and misspelt input. Each test names the defect it

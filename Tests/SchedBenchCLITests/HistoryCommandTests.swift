@@ -6,7 +6,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// `history add/list/trend`, `compare --history` and `run --history`, as a user runs them:
 /// on SQLite always, on PostgreSQL when `scripts/test.sh` started a server.

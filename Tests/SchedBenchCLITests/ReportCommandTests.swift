@@ -6,7 +6,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// `schedbench report` and `run --report`, as a user runs them, and the report in a real
 /// browser (headless Chromium, where it is installed).

@@ -3,7 +3,7 @@ import BenchAnalysis
 import BenchMeasure
 import BenchModel
 import BenchStress
-import SchedulerBench
+import BenchWorkflows
 import XCTest
 
 final class StressCommandTests: SchedBenchTestCase {
@@ -44,6 +44,28 @@ final class StressCommandTests: SchedBenchTestCase {
         XCTAssertEqual(misspelt.status, 64)
         XCTAssertTrue(
             misspelt.stderr.contains("RXSCHEDULERS_SEEDED_BUG='mainReentrnat' names no seeded bug; valid: drainLostWakeup"), misspelt.stderr)
+    }
+
+    /// `--scheduler` holds a registered scheduler to its contract: the peers pass, an
+    /// unknown name is a usage error naming the registered ones, and a core bug that runs a
+    /// disposed per-action block is caught on `serial` with a replay that names the scheduler.
+    func testStressHoldsARegisteredSchedulerToItsContract() throws {
+        let out = try temporaryDirectory()
+        let run = try schedbench(["stress", "--scheduler", "nioEventLoop", "--iterations", "30", "--seed", "5", "--out", out.path, "--format", "markdown"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("stress: seed 5, 1 scenarios, 30 iterations each"), run.stderr)
+        XCTAssertTrue(run.stdout.contains("| scheduler.contract | passed | 30 |"), run.stdout)
+
+        let unknown = try schedbench(["stress", "--scheduler", "myLoop"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.stderr.contains("unknown --scheduler 'myLoop'; registered: currentThread, main"), unknown.stderr)
+
+        let bug = try schedbench(
+            ["stress", "--scheduler", "serial", "--iterations", "400", "--seed", "3", "--out", try temporaryDirectory().path],
+            environment: ["RXSCHEDULERS_SEEDED_BUG": "perActionRunsDisposed"])
+        XCTAssertEqual(bug.status, 3, bug.stderr)
+        XCTAssertTrue(bug.stderr.contains("after_dispose"), bug.stderr)
+        XCTAssertTrue(bug.stderr.contains("--scenario scheduler.contract --scheduler serial --seed 3"), bug.stderr)
     }
 
     /// A child that dies is the scenario's `crash` at the iteration it was in: the other

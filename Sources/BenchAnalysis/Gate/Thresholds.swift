@@ -111,10 +111,12 @@ struct ThresholdsFile: Decodable {
             let tables = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .workloads)
             var result: [WorkloadName: [Metric: Fraction]] = [:]
             for key in tables.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
-                guard let workload = WorkloadName(rawValue: key.stringValue) else {
+                let workload = WorkloadName(key.stringValue)
+                let registered = Registry.current.workloads.map(\.name)
+                guard registered.contains(workload) else {
                     throw DecodingError.dataCorruptedError(
                         forKey: key, in: tables,
-                        debugDescription: "unknown workload '\(key.stringValue)'; valid: \(WorkloadName.allCases.map(\.rawValue).joined(separator: ", "))")
+                        debugDescription: "unknown workload '\(key.stringValue)'; valid: \(registered.map(\.rawValue).joined(separator: ", "))")
                 }
                 result[workload] = try Self.metricTable(tables, key)
             }

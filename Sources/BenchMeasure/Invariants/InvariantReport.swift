@@ -3,19 +3,19 @@ import Foundation
 
 /// Collects invariant violations from any thread: the count, and the first few
 /// descriptions for the error message. Violations are rare, so a lock is fine.
-final class InvariantReport: Sendable {
+package final class InvariantReport: Sendable {
     static let keptDescriptions = 5
     private let state = Locked((count: 0, descriptions: [String]()))
 
-    init() {}
+    package init() {}
 
-    func record(_ description: @autoclosure () -> String) {
+    package func record(_ description: @autoclosure () -> String) {
         state.withLock { state in
             state.count += 1
             if state.descriptions.count < Self.keptDescriptions { state.descriptions.append(description()) }
         }
     }
 
-    var count: Int { state.withLock { $0.count } }
-    var descriptions: [String] { state.withLock { $0.descriptions } }
+    package var count: Int { state.withLock { $0.count } }
+    package var descriptions: [String] { state.withLock { $0.descriptions } }
 }

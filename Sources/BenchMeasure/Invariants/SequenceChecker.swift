@@ -8,7 +8,7 @@ import BenchModel
 /// trampoline), since a producer's slot is the only state it touches. If delivery is not
 /// serialized the slots may race, but plain integer slots never crash, and
 /// `OverlapDetector` reports the overlap itself.
-final class SequenceChecker: @unchecked Sendable {
+public final class SequenceChecker: @unchecked Sendable {
     private let report: InvariantReport
     private let expectedCounts: [Int]
     /// Next expected sequence per producer, one per 128-byte line so trampoline producers
@@ -17,7 +17,7 @@ final class SequenceChecker: @unchecked Sendable {
     private static var stride: Int { 128 / MemoryLayout<Int>.stride }
 
     /// `expectedCounts[p]` events are expected from producer `p`.
-    init(expectedCounts: [Int], report: InvariantReport) {
+    package init(expectedCounts: [Int], report: InvariantReport) {
         self.report = report
         self.expectedCounts = expectedCounts
         next = .allocate(capacity: expectedCounts.count * Self.stride)
@@ -26,8 +26,9 @@ final class SequenceChecker: @unchecked Sendable {
 
     deinit { next.deallocate() }
 
+    /// Records that producer `producer`'s event `sequence` was delivered.
     @inline(__always)
-    func observe(producer: Int, sequence: Int) {
+    public func observe(producer: Int, sequence: Int) {
         guard producer >= 0, producer < expectedCounts.count else {
             report.record("event from unknown producer \(producer)")
             return
@@ -45,7 +46,7 @@ final class SequenceChecker: @unchecked Sendable {
     }
 
     /// Reports producers whose events did not all arrive.
-    func finish() {
+    public func finish() {
         for producer in 0..<expectedCounts.count where next[producer * Self.stride] != expectedCounts[producer] {
             report.record("producer \(producer): \(next[producer * Self.stride]) of \(expectedCounts[producer]) events delivered")
         }

@@ -97,9 +97,15 @@ package enum ResultsFiles {
         var provenance: Provenance?
         try CSVFile.forEachRow(url, requiring: requiredResultsColumns) { row, line in
             func fail(_ problem: String) -> BenchError { .unreadable(path: url.path, problem: "row \(line): \(problem)") }
-            guard let workload = WorkloadName(rawValue: row["workload"]!) else { throw fail("unknown workload '\(row["workload"]!)'") }
-            guard let scheduler = SchedulerName(rawValue: row["scheduler"]!) else { throw fail("unknown scheduler '\(row["scheduler"]!)'") }
-            guard let written = StrategyName(rawValue: row["strategy"]!) else { throw fail("unknown strategy '\(row["strategy"]!)'") }
+            // Any well-formed name reads: a run of a user's executable holds its own names.
+            func name(_ column: String) throws -> String {
+                let value = row[column]!
+                if let problem = NameRules.problem(with: value) { throw fail("\(column) '\(value)' \(problem)") }
+                return value
+            }
+            let workload = WorkloadName(try name("workload"))
+            let scheduler = SchedulerName(try name("scheduler"))
+            let written = StrategyName(try name("strategy"))
             // Older builds' names read as today's, so their runs compare with new ones.
             let strategy = StrategyName.current(written, workload: workload, scheduler: scheduler)
             func integer(_ column: String, minimum: Int) throws -> Int {

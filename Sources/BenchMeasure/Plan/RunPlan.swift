@@ -32,7 +32,8 @@ package struct RunPlan: Sendable {
         package var description: String { "\(what): \(reason)" }
     }
 
-    package func expand() -> (cases: [BenchCase], skipped: [Skip]) {
+    /// The cases of the plan over `registry`'s entries.
+    package func expand(in registry: Registry = .current) -> (cases: [BenchCase], skipped: [Skip]) {
         var cases: [BenchCase] = []
         var skipped: [Skip] = []
         var seen = Set<BenchCase>()
@@ -42,17 +43,22 @@ package struct RunPlan: Sendable {
             entries.append(Suite.Entry(workload: name))
         }
         for entry in entries where workloads?.contains(entry.workload) ?? true {
-            let workload = Workloads.named(entry.workload)
-            let wanted = schedulers ?? entry.schedulers ?? workload.schedulers
-            for scheduler in wanted {
-                guard workload.schedulers.contains(scheduler) else {
+            guard let workload = registry.workload(entry.workload) else {
+                skipped.append(Skip(what: entry.workload.rawValue, reason: "no workload is registered under this name"))
+                continue
+            }
+            let runsOn = workload.schedulers(in: registry)
+            let unnamed = suite.quickEntriesOnly ? runsOn.filter { registry.scheduler($0)?.inQuickSuite ?? true } : runsOn
+            for scheduler in schedulers ?? entry.schedulers ?? unnamed {
+                guard runsOn.contains(scheduler) else {
                     if schedulers != nil {
                         skipped.append(Skip(what: "\(workload.name.rawValue) on \(scheduler.rawValue)", reason: workload.unsupportedReason))
                     }
                     continue
                 }
-                let offered = workload.strategies(on: scheduler)
-                for strategy in strategies ?? entry.strategies ?? offered {
+                let offered = workload.strategies(on: scheduler, in: registry)
+                let offeredUnnamed = suite.quickEntriesOnly ? offered.filter { registry.strategy($0)?.inQuickSuite ?? true } : offered
+                for strategy in strategies ?? entry.strategies ?? offeredUnnamed {
                     guard offered.contains(strategy) else {
                         if strategies != nil {
                             let valid = offered.map(\.rawValue).joined(separator: ", ")

@@ -15,6 +15,9 @@ package struct Suite: Sendable {
     package var name: String
     package var summary: String
     package var entries: [Entry]
+    /// Whether it leaves out the schedulers and hand-offs registered as not in the quick
+    /// suite (unless a run names them).
+    package var quickEntriesOnly = false
 
     package static let all: [Suite] = [quick, standard, full]
 
@@ -33,9 +36,9 @@ package struct Suite: Sendable {
             Entry(workload: .observeOnLatency, schedulers: [.none], strategies: [.openCombine], events: 5_000, rates: [10_000]),
             Entry(workload: .periodicCatchUp, schedulers: [.serial], strategies: [.catchUp], events: 300),
             Entry(workload: .mainMixed, producers: [1, 3], events: 1_000),
-        ])
+        ], quickEntriesOnly: true)
 
-    /// Every workload at its default size: 197 cases, about 15 minutes here (release build; 14.7 minutes for the 193 before batched dispatch on serial and concurrent).
+    /// Every workload at its default size: 233 cases with the peers of `SchedulerBenchPeers`; the 197 without them took about 15 minutes here (release build).
     package static let standard = Suite(
         name: "default", summary: "every workload, scheduler and strategy at default sizes, producers 1,2,4,8 (~15 min)",
         entries: [

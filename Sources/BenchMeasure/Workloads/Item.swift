@@ -1,17 +1,20 @@
 import BenchModel
 /// The event the throughput and latency workloads send: who sent it, its place in that
-/// producer's sequence, when it was meant to be sent, and an optional heap payload.
-struct Item: Sendable {
-    var producer: Int
-    var sequence: Int
+/// producer's sequence, when it was meant to be sent, and an optional heap payload. A
+/// `HandOff` carries it unchanged from producer to consumer.
+public struct Item: Sendable {
+    /// The producer thread that sent it (0, 1, …).
+    public var producer: Int
+    /// Its place in that producer's sequence (0, 1, …).
+    public var sequence: Int
     /// Intended send time (MonotonicClock ns) for latency workloads; 0 otherwise.
-    var stamp: UInt64
+    public var stamp: UInt64
     /// `payload_bytes` of freshly allocated memory (one allocation per event, freed by
     /// whichever thread drops the event last, as with a real message); nil for 0 bytes.
-    var payload: ContiguousArray<UInt8>?
+    public var payload: ContiguousArray<UInt8>?
 
     @inline(__always)
-    init(producer: Int, sequence: Int, stamp: UInt64 = 0, payloadBytes: Int = 0) {
+    package init(producer: Int, sequence: Int, stamp: UInt64 = 0, payloadBytes: Int = 0) {
         self.producer = producer
         self.sequence = sequence
         self.stamp = stamp

@@ -12,7 +12,6 @@ import Synchronization
 struct MainFlood: Workload {
     let name = WorkloadName.mainFlood
     let summary = "N actions flood the main queue from a background thread; latency of a 1 kHz probe of other main work"
-    let schedulers: [SchedulerName] = [.main, .mainShared, .mainAsync]
     let unsupportedReason = "only main-queue schedulers share the main queue with other work"
     let axes: Set<Axis> = []
     let defaultEvents = 200_000
@@ -20,13 +19,12 @@ struct MainFlood: Workload {
 
     init() {}
 
-    func strategies(on scheduler: SchedulerName) -> [StrategyName] {
-        scheduler == .main ? [.batched, .perAction] : [.none]
-    }
+    /// The schedulers made for it (MainScheduler's instances), with their dispatch strategies.
+    func strategies(on scheduler: RegisteredScheduler) -> [StrategyName] { scheduler.offers[name] ?? [] }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
         // Made to be called from any thread (Workload: the core's schedulers and Sendable).
-        nonisolated(unsafe) let scheduler = benchCase.scheduler.make(strategy: benchCase.strategy)
+        nonisolated(unsafe) let scheduler = try Registry.current.requireScheduler(benchCase.scheduler).instance(strategy: benchCase.strategy)
         let events = benchCase.events
         let checker = checking ? SequenceChecker(expectedCounts: [events], report: invariants) : nil
         let remaining = Atomic<Int>(events)

@@ -10,18 +10,18 @@ import Synchronization
 struct MainInline: Workload {
     let name = WorkloadName.mainInline
     let summary = "N schedule calls made on the main queue: inline (counting) vs always async"
-    let schedulers: [SchedulerName] = [.main, .mainShared, .mainAsync, .concurrentMain]
     let unsupportedReason = "only main-queue schedulers run inline on main"
     let axes: Set<Axis> = []
     let defaultEvents = 1_000_000
 
     init() {}
 
-    func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.none] }
+    /// The schedulers made for it (the main-queue ones).
+    func strategies(on scheduler: RegisteredScheduler) -> [StrategyName] { scheduler.offers[name] ?? [] }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
         // Made to be called from any thread (Workload: the core's schedulers and Sendable).
-        nonisolated(unsafe) let scheduler = benchCase.scheduler.make()
+        nonisolated(unsafe) let scheduler = try Registry.current.requireScheduler(benchCase.scheduler).instance()
         let events = benchCase.events
         let checker = checking ? SequenceChecker(expectedCounts: [events], report: invariants) : nil
         let remaining = Atomic<Int>(events)

@@ -18,7 +18,6 @@ struct MainMixed: Workload {
     let name = WorkloadName.mainMixed
     let summary =
         "main-thread calls at R Hz on the scheduler while P-1 threads flood MainScheduler.instance: inline_share, pending_peak, latency"
-    let schedulers: [SchedulerName] = [.main, .mainShared]
     let unsupportedReason = "only MainScheduler runs calls inline while nothing of its own is enqueued"
     let axes: Set<Axis> = [.producers, .rate]
     let defaultEvents = 5_000
@@ -29,13 +28,12 @@ struct MainMixed: Workload {
 
     init() {}
 
-    func strategies(on scheduler: SchedulerName) -> [StrategyName] {
-        // The shared instance's dispatch is fixed (batched); a private one takes either.
-        scheduler == .main ? [.batched, .perAction] : [.batched]
-    }
+    /// The schedulers made for it (MainScheduler's private and shared instances), with
+    /// their dispatch strategies (the shared instance's is fixed: batched).
+    func strategies(on scheduler: RegisteredScheduler) -> [StrategyName] { scheduler.offers[name] ?? [] }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
-        guard let made = benchCase.scheduler.make(strategy: benchCase.strategy) as? MainScheduler else {
+        guard let made = try Registry.current.requireScheduler(benchCase.scheduler).instance(strategy: benchCase.strategy) as? MainScheduler else {
             throw BenchError.caseCannotRun("main.mixed needs a MainScheduler, not '\(benchCase.scheduler.rawValue)'")
         }
         // Made to be called from any thread (Workload: the core's schedulers and Sendable).

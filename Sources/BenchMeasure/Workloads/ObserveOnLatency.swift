@@ -18,7 +18,6 @@ import Synchronization
 struct ObserveOnLatency: Workload {
     let name = WorkloadName.observeOnLatency
     let summary = "one producer paced at rate_hz; hop latency percentiles (open loop, HdrHistogram); dispose mid-stream"
-    let schedulers: [SchedulerName] = [.main, .mainShared, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .none]
     let unsupportedReason = "needs a scheduler that hands events to another thread or queue"
     let axes: Set<Axis> = [.rate, .payload]
     let defaultEvents = 20_000
@@ -30,8 +29,12 @@ struct ObserveOnLatency: Workload {
 
     init() {}
 
-    func strategies(on scheduler: SchedulerName) -> [StrategyName] {
-        scheduler == .none ? StrategyName.handOffs : StrategyName.observeOnStrategies(on: scheduler)
+    let runsHandOffs = true
+
+    /// Every registered scheduler that hands events to another thread or queue, with the
+    /// observe(on:) strategies.
+    func strategies(on scheduler: RegisteredScheduler) -> [StrategyName] {
+        scheduler.isVirtualTime || scheduler.runsOnCallingThread ? [] : Registry.observeOnStrategies(on: scheduler)
     }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
@@ -61,17 +64,17 @@ struct ObserveOnLatency: Workload {
             }
         }
 
-        if benchCase.strategy.isBaseline {
-            let cancel = CancelTarget()
-            let handOff = HandOffs.make(benchCase.strategy) { item in
-                consumer.consume(item)
-                if item.sequence == events - 1 {
-                    finishedAt.store(MonotonicClock.now(), ordering: .relaxed)
-                    cancel.handOff?.cancel()
-                    consumer.disposed()
-                    lastArrived.signal()
-                }
+        let cancel = CancelTarget()
+        let handOff = try Registry.current.startHandOff(benchCase.strategy) { item in
+            consumer.consume(item)
+            if item.sequence == events - 1 {
+                finishedAt.store(MonotonicClock.now(), ordering: .relaxed)
+                cancel.handOff?.cancel()
+                consumer.disposed()
+                lastArrived.signal()
             }
+        }
+        if let handOff {
             cancel.handOff = handOff  // before the producer starts (thread start orders it)
             let producer = try ProducerThreads(count: 1, name: "schedbench.paced") { _ in
                 handOff.produce(count: events + Self.tailEvents, item: pacedItem)
@@ -85,11 +88,12 @@ struct ObserveOnLatency: Workload {
             return TrialOutcome(elapsedNanos: max(finishedAt.load(ordering: .relaxed), start) - start, operations: events, latency: consumer.latency)
         }
 
-        let target = benchCase.scheduler.make(strategy: benchCase.strategy)
+        let registered = try Registry.current.requireScheduler(benchCase.scheduler)
+        let target = registered.instance(strategy: benchCase.strategy)
         let strategy = try benchCase.strategy.requireObserveOnStrategy(for: name)
         let subject = PublishSubject<Item>()
         let subscription = SingleAssignmentDisposable()
-        let disposeInSeparateBlock = benchCase.scheduler.isSerialDispatch && Self.trials.add(1, ordering: .relaxed).oldValue % 2 == 1
+        let disposeInSeparateBlock = registered.isSerialDispatch && Self.trials.add(1, ordering: .relaxed).oldValue % 2 == 1
         // Runs once, on the scheduler or the main queue (Workload: the core's types and Sendable).
         nonisolated(unsafe) let disposeNow = {
             subscription.dispose()

@@ -10,15 +10,17 @@ import Synchronization
 struct ObserveOnThroughput: Workload {
     let name = WorkloadName.observeOnThroughput
     let summary = "N events from P producers (merge of subscribe(on:)) through observe(on:) to a checking observer"
-    let schedulers: [SchedulerName] = [.currentThread, .main, .mainShared, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .none]
     let unsupportedReason = "virtual time has no thread to hand events to"
     let axes: Set<Axis> = [.producers, .payload]
     let defaultEvents = 200_000
 
     init() {}
 
-    func strategies(on scheduler: SchedulerName) -> [StrategyName] {
-        scheduler == .none ? StrategyName.handOffs : StrategyName.observeOnStrategies(on: scheduler)
+    let runsHandOffs = true
+
+    /// Every registered scheduler but virtual time, with the observe(on:) strategies.
+    func strategies(on scheduler: RegisteredScheduler) -> [StrategyName] {
+        scheduler.isVirtualTime ? [] : Registry.observeOnStrategies(on: scheduler)
     }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
@@ -28,8 +30,7 @@ struct ObserveOnThroughput: Workload {
         let payload = benchCase.payloadBytes
 
         let duplicate = FaultInjection.current == .duplicate
-        if benchCase.strategy.isBaseline {
-            let handOff = HandOffs.make(benchCase.strategy) { consumer.consume($0) }
+        if let handOff = try Registry.current.startHandOff(benchCase.strategy, deliver: { consumer.consume($0) }) {
             let producers = try ProducerThreads(count: benchCase.producers, name: "schedbench.producer") { producer in
                 // The injected fault: the first producer sends its first event twice.
                 let extra = duplicate && producer == 0 && shares[0] > 0 ? 1 : 0
@@ -46,7 +47,7 @@ struct ObserveOnThroughput: Workload {
             return TrialOutcome(elapsedNanos: end - start, operations: benchCase.events)
         }
 
-        let target = benchCase.scheduler.make(strategy: benchCase.strategy)
+        let target = try Registry.current.requireScheduler(benchCase.scheduler).instance(strategy: benchCase.strategy)
         let strategy = try benchCase.strategy.requireObserveOnStrategy(for: name)
         let sources = shares.enumerated().map { producer, count in
             Observable<Item>.create { observer in

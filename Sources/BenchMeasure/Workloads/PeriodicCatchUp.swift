@@ -14,7 +14,6 @@ import RxSchedulers
 struct PeriodicCatchUp: Workload {
     let name = WorkloadName.periodicCatchUp
     let summary = "interval(1/rate_hz) for N ticks, every 10th tick stalls 3 periods; ticks due vs delivered, lateness, backlog"
-    let schedulers: [SchedulerName] = [.main, .mainShared, .mainAsync, .serial, .concurrent, .concurrentMain]
     let unsupportedReason =
         "needs a scheduler that schedules in real time (currentThread and operationQueue have no time, as in RxSwift; virtual time does not stall)"
     let axes: Set<Axis> = [.rate]
@@ -25,8 +24,11 @@ struct PeriodicCatchUp: Workload {
 
     init() {}
 
-    func strategies(on scheduler: SchedulerName) -> [StrategyName] {
-        [.main, .serial, .concurrent].contains(scheduler) ? [.catchUp, .coalesce, .fixedRate, .rxRecursive] : [.rxRecursive]
+    /// Every registered scheduler that schedules in time in real time, with the periodic
+    /// policies it offers (RxSwift's `rxRecursive`, which works over any scheduler, when it
+    /// has none of its own).
+    func strategies(on scheduler: RegisteredScheduler) -> [StrategyName] {
+        scheduler.isTimed && !scheduler.isVirtualTime ? scheduler.offers[name] ?? [.rxRecursive] : []
     }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
@@ -34,7 +36,7 @@ struct PeriodicCatchUp: Workload {
         guard let policy = benchCase.strategy.periodicPolicy else {
             throw BenchError.caseCannotRun("'\(benchCase.strategy.rawValue)' is not a periodic policy")
         }
-        let scheduler = benchCase.scheduler.makeTimed()
+        let scheduler = try Registry.current.requireScheduler(benchCase.scheduler).timedInstance()
         let period = 1_000_000_000 / UInt64(benchCase.rateHz)
         let ticks = benchCase.events
         let state = Locked(TickState())

@@ -16,7 +16,6 @@ import Synchronization
 struct PipelineLoading: Workload {
     let name = WorkloadName.pipelineLoading
     let summary = "amb(data, timer → spinner → concat(delaySubscription(data))) → observe(on: main); time to first content"
-    let schedulers: [SchedulerName] = [.serial, .concurrent]
     let unsupportedReason = "the data and timers need a background scheduler that schedules in time (OperationQueueScheduler, as in RxSwift, cannot)"
     let axes: Set<Axis> = []
     let defaultEvents = 100
@@ -27,12 +26,16 @@ struct PipelineLoading: Workload {
 
     init() {}
 
-    func strategies(on scheduler: SchedulerName) -> [StrategyName] { StrategyName.observeOnStrategies(on: scheduler) }
+    /// Every registered background scheduler that schedules in time (not the main queue's:
+    /// the pipeline's own main scheduler is there), with the observe(on:) strategies.
+    func strategies(on scheduler: RegisteredScheduler) -> [StrategyName] {
+        scheduler.isTimed && !scheduler.usesMainQueue && !scheduler.isVirtualTime ? Registry.observeOnStrategies(on: scheduler) : []
+    }
 
     enum Screen { case loading, content }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
-        let background = benchCase.scheduler.makeTimed()
+        let background = try Registry.current.requireScheduler(benchCase.scheduler).timedInstance()
         let main = MainScheduler()
         let strategy = try benchCase.strategy.requireObserveOnStrategy(for: name)
         var latency = LatencyRecorder()

@@ -20,7 +20,6 @@ struct PipelineSearch: Workload {
     let name = WorkloadName.pipelineSearch
     let summary =
         "throttle → distinctUntilChanged → flatMapLatest(2 ms request) → observe(on: bg) → map → observe(on: main); keystroke-to-results latency"
-    let schedulers: [SchedulerName] = [.serial, .concurrent]
     let unsupportedReason = "needs a background scheduler that schedules in time (OperationQueueScheduler, as in RxSwift, cannot)"
     let axes: Set<Axis> = [.rate]
     let defaultEvents = 300
@@ -36,7 +35,11 @@ struct PipelineSearch: Workload {
 
     init() {}
 
-    func strategies(on scheduler: SchedulerName) -> [StrategyName] { StrategyName.observeOnStrategies(on: scheduler) }
+    /// Every registered background scheduler that schedules in time (not the main queue's:
+    /// the pipeline's own main scheduler is there), with the observe(on:) strategies.
+    func strategies(on scheduler: RegisteredScheduler) -> [StrategyName] {
+        scheduler.isTimed && !scheduler.usesMainQueue && !scheduler.isVirtualTime ? Registry.observeOnStrategies(on: scheduler) : []
+    }
 
     struct Query: Equatable {
         var text: String
@@ -47,7 +50,7 @@ struct PipelineSearch: Workload {
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
         guard benchCase.rateHz > 0 else { throw BenchError.caseCannotRun("pipeline.search needs a rate above 0 Hz") }
-        let background = benchCase.scheduler.makeTimed()
+        let background = try Registry.current.requireScheduler(benchCase.scheduler).timedInstance()
         let main = MainScheduler()
         let strategy = try benchCase.strategy.requireObserveOnStrategy(for: name)
         let keystrokes = benchCase.events

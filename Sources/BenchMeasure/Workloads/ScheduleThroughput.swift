@@ -9,30 +9,24 @@ import Synchronization
 struct ScheduleThroughput: Workload {
     let name = WorkloadName.scheduleThroughput
     let summary = "N schedule calls from P threads; actions/s until the last one has run"
-    let schedulers: [SchedulerName] = [
-        .currentThread, .main, .mainShared, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue, .virtual,
-    ]
     let unsupportedReason = "needs an Rx scheduler"
     let axes: Set<Axis> = [.producers]
     let defaultEvents = 200_000
 
     init() {}
 
-    func strategies(on scheduler: SchedulerName) -> [StrategyName] {
-        switch scheduler {
-        case .main: return [.batched, .perAction]
-        case .serial, .concurrent: return [.perAction, .batched]
-        default: return [.none]
-        }
+    /// Every registered scheduler, with the dispatch strategies it offers (or its one way).
+    func strategies(on scheduler: RegisteredScheduler) -> [StrategyName] {
+        scheduler.offers[name] ?? [.none]
     }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
         // Made to be called from any thread (Workload: the core's schedulers and Sendable).
-        nonisolated(unsafe) let scheduler = benchCase.scheduler.make(strategy: benchCase.strategy)
+        let registered = try Registry.current.requireScheduler(benchCase.scheduler)
+        nonisolated(unsafe) let scheduler = registered.instance(strategy: benchCase.strategy)
         let shares = evenShares(of: benchCase.events, over: benchCase.producers)
-        let ordered = benchCase.scheduler.keepsProducerOrder
-        let checker = checking && ordered ? SequenceChecker(expectedCounts: shares, report: invariants) : nil
-        let overlap = checking && benchCase.scheduler.isSerial ? OverlapDetector(report: invariants) : nil
+        let checker = checking && registered.contracts.keepsProducerOrder ? SequenceChecker(expectedCounts: shares, report: invariants) : nil
+        let overlap = checking && registered.contracts.isSerial ? OverlapDetector(report: invariants) : nil
         let remaining = Atomic<Int>(benchCase.events)
         let finishedAt = Atomic<UInt64>(0)
         let done = DispatchSemaphore(value: 0)
@@ -77,13 +71,7 @@ struct ScheduleThroughput: Workload {
     }
 
     func skipReason(_ benchCase: BenchCase) -> String? {
-        benchCase.scheduler == .virtual && benchCase.producers > 1 ? "virtual time is single-threaded: producers must be 1" : nil
+        let virtual = Registry.current.scheduler(benchCase.scheduler)?.isVirtualTime ?? false
+        return virtual && benchCase.producers > 1 ? "virtual time is single-threaded: producers must be 1" : nil
     }
-}
-
-extension SchedulerName {
-    /// Runs one action at a time (observer calls never overlap).
-    var isSerial: Bool { [.main, .mainShared, .mainAsync, .serial, .virtual].contains(self) }
-    /// Runs each producer's actions in the order it scheduled them.
-    var keepsProducerOrder: Bool { isSerial || self == .currentThread }
 }

@@ -10,17 +10,17 @@ import Synchronization
 struct SubscribeOnCycle: Workload {
     let name = WorkloadName.subscribeOnCycle
     let summary = "subscribe(on:) → first element → dispose, N times in a row; cycles/s"
-    let schedulers: [SchedulerName] = [.currentThread, .main, .mainShared, .mainAsync, .serial, .concurrent, .concurrentMain, .operationQueue]
     let unsupportedReason = "virtual time needs its clock driven; the cycle waits on real threads"
     let axes: Set<Axis> = []
     let defaultEvents = 20_000
 
     init() {}
 
-    func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.none] }
+    /// Every registered scheduler but virtual time.
+    func strategies(on scheduler: RegisteredScheduler) -> [StrategyName] { scheduler.isVirtualTime ? [] : [.none] }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
-        let scheduler = benchCase.scheduler.make()
+        let scheduler = try Registry.current.requireScheduler(benchCase.scheduler).instance()
         let element = DispatchSemaphore(value: 0)
         let teardown = DispatchSemaphore(value: 0)
         // The last cycle whose dispose() has returned: a delivery to it or an earlier one is late.

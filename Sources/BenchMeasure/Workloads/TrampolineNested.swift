@@ -7,14 +7,14 @@ import RxSchedulers
 struct TrampolineNested: Workload {
     let name = WorkloadName.trampolineNested
     let summary = "N nested schedules on the CurrentThreadScheduler trampoline (scheduleRecursive chain)"
-    let schedulers: [SchedulerName] = [.currentThread]
     let unsupportedReason = "the trampoline is CurrentThreadScheduler's"
     let axes: Set<Axis> = []
     let defaultEvents = 1_000_000
 
     init() {}
 
-    func strategies(on scheduler: SchedulerName) -> [StrategyName] { [.none] }
+    /// The schedulers made for it (the trampoline's own).
+    func strategies(on scheduler: RegisteredScheduler) -> [StrategyName] { scheduler.offers[name] ?? [] }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
         let steps = benchCase.events

@@ -1,16 +1,16 @@
 import BenchModel
 /// What one trial of a case measured, before the runner adds process-wide metrics.
-struct TrialOutcome {
+package struct TrialOutcome {
     /// Duration of the timed region only (setup and teardown excluded).
-    var elapsedNanos: UInt64
+    package var elapsedNanos: UInt64
     /// Operations completed in the timed region: the denominator of `events_per_sec` and `ns_per_event`.
-    var operations: Int
+    package var operations: Int
     /// Latency distribution, for workloads that stamp events.
-    var latency: LatencyRecorder?
+    package var latency: LatencyRecorder?
     /// Workload-specific metrics (ticks expected and delivered, tick lateness).
-    var metrics: [Metric: Double]
+    package var metrics: [Metric: Double]
 
-    init(elapsedNanos: UInt64, operations: Int, latency: LatencyRecorder? = nil, metrics: [Metric: Double] = [:]) {
+    package init(elapsedNanos: UInt64, operations: Int, latency: LatencyRecorder? = nil, metrics: [Metric: Double] = [:]) {
         self.elapsedNanos = elapsedNanos
         self.operations = operations
         self.latency = latency
@@ -19,7 +19,7 @@ struct TrialOutcome {
 }
 
 /// The case axes a workload varies; the others are fixed at their neutral value.
-enum Axis: String, Sendable {
+package enum Axis: String, Sendable {
     case producers, payload, rate
 }
 
@@ -27,19 +27,23 @@ enum Axis: String, Sendable {
 /// pipelines, threads) fresh and tears it down before returning, so trials are independent
 /// and `Resources.total` can be checked for leaks after each.
 ///
+/// Which schedulers a workload runs on is decided from what the registry says of each
+/// (`strategies(on:)`), never from a list of names, so a scheduler registered by a user
+/// runs in every workload that fits it.
+///
 /// The core's schedulers and subjects are made to be called from any thread (RxSwift's
 /// contract), but the core is compiled in the Swift 5 language mode and does not declare
 /// them `Sendable`. A workload hands one to its producer threads as a
 /// `nonisolated(unsafe)` local, which says exactly that; everything else it shares across
 /// threads is `Sendable` (atomics, mutex-guarded state).
-protocol Workload: Sendable {
+package protocol Workload: Sendable {
     var name: WorkloadName { get }
     /// One line for `schedbench list`.
     var summary: String { get }
-    /// The schedulers it runs on, in listing order.
-    var schedulers: [SchedulerName] { get }
-    /// The strategies that apply on `scheduler`.
-    func strategies(on scheduler: SchedulerName) -> [StrategyName]
+    /// The strategies it runs on `scheduler`, in listing order; empty when it does not run there.
+    func strategies(on scheduler: RegisteredScheduler) -> [StrategyName]
+    /// Whether it also runs the registered hand-offs, on scheduler `none`.
+    var runsHandOffs: Bool { get }
     /// Why a scheduler is not offered (for `--dry-run` and `list`).
     var unsupportedReason: String { get }
     var axes: Set<Axis> { get }
@@ -54,33 +58,39 @@ protocol Workload: Sendable {
 }
 
 extension Workload {
-    var defaultRateHz: Int { 0 }
-    func skipReason(_ benchCase: BenchCase) -> String? { nil }
+    package var defaultRateHz: Int { 0 }
+    package var runsHandOffs: Bool { false }
+    package func skipReason(_ benchCase: BenchCase) -> String? { nil }
+
+    /// The strategies it runs on the scheduler `name` names in `registry`: the hand-offs
+    /// on `none` when it runs them; nothing on a name that is not registered.
+    package func strategies(on name: SchedulerName, in registry: Registry = .current) -> [StrategyName] {
+        if name == .none { return runsHandOffs ? registry.handOffs : [] }
+        return registry.scheduler(name).map { strategies(on: $0) } ?? []
+    }
+
+    /// The schedulers it runs on, in listing order: the registered ones it fits, then
+    /// `none` when it runs the hand-offs.
+    package func schedulers(in registry: Registry = .current) -> [SchedulerName] {
+        registry.schedulers.filter { !strategies(on: $0).isEmpty }.map(\.name) + (runsHandOffs ? [.none] : [])
+    }
 
     /// The (scheduler, strategy) pairs this workload runs, in listing order.
-    var variants: [(SchedulerName, StrategyName)] {
-        schedulers.flatMap { scheduler in strategies(on: scheduler).map { (scheduler, $0) } }
+    package func variants(in registry: Registry = .current) -> [(SchedulerName, StrategyName)] {
+        schedulers(in: registry).flatMap { scheduler in strategies(on: scheduler, in: registry).map { (scheduler, $0) } }
     }
 }
 
-/// Every workload, in `WorkloadName` order.
+/// The registered workloads.
 package enum Workloads {
-    static let all: [any Workload] = [
-        ScheduleThroughput(),
-        ObserveOnThroughput(),
-        ObserveOnLatency(),
-        SubscribeOnCycle(),
-        TrampolineNested(),
-        MainInline(),
-        MainFlood(),
-        MainMixed(),
-        PeriodicCatchUp(),
-        PipelineSearch(),
-        PipelineLoading(),
-    ]
+    /// Every workload of this process's registry, in registration order.
+    package static var all: [any Workload] { Registry.current.workloads }
 
-    static func named(_ name: WorkloadName) -> any Workload {
-        all.first { $0.name == name }!
+    /// The workload registered as `name`; traps for a name that is not (names are checked
+    /// against the registry where users type them).
+    package static func named(_ name: WorkloadName) -> any Workload {
+        guard let workload = Registry.current.workload(name) else { preconditionFailure("no workload is registered as '\(name.rawValue)'") }
+        return workload
     }
 }
 
@@ -102,12 +112,12 @@ package struct WorkloadDescription: Sendable {
 }
 
 extension Workloads {
-    /// Every workload's description, in `WorkloadName` order.
+    /// Every workload's description, in registration order.
     package static var descriptions: [WorkloadDescription] {
         all.map { workload in
             WorkloadDescription(
                 name: workload.name, summary: workload.summary,
-                variants: workload.variants.map { (scheduler: $0.0, strategy: $0.1) },
+                variants: workload.variants().map { (scheduler: $0.0, strategy: $0.1) },
                 unsupportedReason: workload.unsupportedReason,
                 axes: ["producers", "payload", "rate"].filter { workload.axes.contains(Axis(rawValue: $0)!) },
                 defaultEvents: workload.defaultEvents, defaultRateHz: workload.defaultRateHz

@@ -1,5 +1,5 @@
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 
 /// Renders a `Comparison` for people: an aligned table (terminal) or Markdown (CI job
 /// summaries). Tools read `comparison.csv` (`ComparisonFile`).

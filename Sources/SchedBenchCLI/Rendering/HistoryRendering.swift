@@ -1,5 +1,5 @@
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 
 /// `history list` and `history trend` for people: aligned tables, a sparkline per series,
 /// testbeds as short labels with a legend below.

@@ -1,5 +1,5 @@
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 
 /// Shows the engine's events to a person on standard error: a one-line progress display
 /// redrawn in place (only on a terminal, and not with `--quiet`), and messages that stay —

@@ -1,5 +1,5 @@
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 
 /// Standard error as a person sees it during a long command: one status line redrawn in
 /// place (only when `live`: a terminal without `--quiet`), and messages that stay, printed

@@ -1,5 +1,5 @@
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 
 /// Shows a stress run on standard error: a progress line redrawn in place (a terminal
 /// without `--quiet`), a line per finished scenario (not with `--quiet`), and for every

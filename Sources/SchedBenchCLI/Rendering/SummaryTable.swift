@@ -1,5 +1,5 @@
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 
 /// The human-readable table printed at the end of a run: one line per case, medians with
 /// the 95% interval of ns/event, and any correctness failure.

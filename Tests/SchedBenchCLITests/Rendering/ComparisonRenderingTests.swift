@@ -2,7 +2,7 @@ import BenchAnalysis
 import BenchMeasure
 import BenchModel
 import BenchStress
-import SchedulerBench
+import BenchWorkflows
 import XCTest
 
 @testable import SchedBenchCLI

@@ -4,7 +4,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 final class StallCompensatedDeadlineTests: XCTestCase {
     private let millisecond: UInt64 = 1_000_000

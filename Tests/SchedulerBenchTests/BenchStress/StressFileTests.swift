@@ -5,7 +5,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 final class StressFileTests: XCTestCase {
     func sample() -> [StressResult] {

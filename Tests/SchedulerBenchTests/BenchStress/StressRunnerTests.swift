@@ -6,7 +6,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 final class StressRunnerTests: XCTestCase {
     /// Every scenario, a few iterations on the real core: nothing violated. Under

@@ -1,7 +1,7 @@
 import BenchMeasure
 import BenchModel
 /// The report's colours. A strategy has the same colour in every chart of every report
-/// (its place in `StrategyName.allCases`), drawn from a palette that colour-blind readers
+/// (its place in the registry, `Registry.colorIndex(of:)`), drawn from a palette that colour-blind readers
 /// can tell apart as far as one can (Okabe and Ito's eight, then Paul Tol's muted ones for
 /// the names after the eighth; charts label their series, so colour is never the only cue).
 enum Palette {
@@ -11,7 +11,7 @@ enum Palette {
     ]
 
     static func color(_ strategy: StrategyName) -> String {
-        colors[StrategyName.allCases.firstIndex(of: strategy)! % colors.count]
+        colors[Registry.current.colorIndex(of: strategy) % colors.count]
     }
 
     static func color(_ verdict: Comparison.Verdict) -> String {

@@ -9,9 +9,7 @@ import Foundation
 /// job here has the same explicit priority: a Task's default one follows the creating
 /// thread's, and a job from a higher-priority thread would overtake the items. Cancellation
 /// is actor state: a flag the actor checks per item.
-final class ActorHandOff: HandOff, Sendable {
-    static let strategy = StrategyName.actor
-
+final class ActorHandOff: BuiltInHandOff, Sendable {
     /// The actor the items hop onto. A global actor, because only a closure statically
     /// isolated to its actor is enqueued in order; one case runs at a time, so trials do
     /// not share it while measuring.

@@ -8,9 +8,7 @@ import Foundation
 /// `send` is async. Cancellation cancels the consumer Task (a suspended sender's item would
 /// still be handed out; the reading loop stops at it) and finishes the channel so that
 /// suspended and later sends return at once.
-final class AsyncChannelHandOff: HandOff, Sendable {
-    static let strategy = StrategyName.asyncChannel
-
+final class AsyncChannelHandOff: BuiltInHandOff, Sendable {
     private let channel = AsyncChannel<Item>()
     private let consumer: Task<Void, Never>
 

@@ -4,9 +4,7 @@ import Foundation
 /// Strategy `asyncStream`: an unbounded `AsyncStream` whose `yield` never blocks, read by
 /// one Task with `for await`. Cancellation cancels that Task (the stream would still hand
 /// out what it buffered; the reading loop stops at the next item).
-final class AsyncStreamHandOff: HandOff, Sendable {
-    static let strategy = StrategyName.asyncStream
-
+final class AsyncStreamHandOff: BuiltInHandOff, Sendable {
     private let continuation: AsyncStream<Item>.Continuation
     private let consumer: Task<Void, Never>
 

@@ -5,9 +5,7 @@ import Foundation
 /// Strategy `gcd`: one raw `DispatchQueue.async` per item to a private serial queue, the
 /// floor every scheduler is measured against. Cancellation is a flag each block checks,
 /// as hand-written GCD code does it.
-final class GCDHandOff: HandOff, Sendable {
-    static let strategy = StrategyName.gcd
-
+final class GCDHandOff: BuiltInHandOff, Sendable {
     private let queue = DispatchQueue(label: "schedbench.handoff.gcd")
     private let delivery: FlaggedDelivery
 

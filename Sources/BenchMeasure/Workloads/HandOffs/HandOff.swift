@@ -2,24 +2,19 @@ import BenchModel
 import Foundation
 import Synchronization
 
-/// A hand-off from producer threads to one serial consumer, as a peer framework (or a raw
-/// baseline) does it: what the `observeOn.*` workloads measure on scheduler `none`, with
-/// the same producers, items, checks and metrics as the Rx strategies.
+/// A hand-off from producer threads to one serial consumer, the way a framework that is
+/// not an Rx scheduler moves events (a peer framework, an event loop, a raw baseline): what
+/// the `observeOn.*` workloads measure on scheduler `none`, with the same producers, items,
+/// checks and metrics as observe(on:). Register one with `Registry.handOff(_:summary:make:)`;
+/// its name is its stable strategy name in the results.
 ///
-/// Each adapter is one file and one line in `HandOffs.all`; its strategy name is its
-/// stable name in the results.
-///
-/// Guarantees every adapter keeps (the workloads check them):
-/// - `deliver` runs serially, once per item sent, in each producer's order;
+/// Guarantees an adapter must keep (the workloads check them and count a breach as an
+/// invariant violation):
+/// - `deliver` (given to the registration's `make`) runs serially, once per item sent, in
+///   each producer's order;
 /// - once `cancel()` returns on the consumer side (from inside `deliver`), `deliver` is not
 ///   called again, and later sends neither block nor deliver.
-protocol HandOff: AnyObject, Sendable {
-    /// The strategy that selects this adapter.
-    static var strategy: StrategyName { get }
-
-    /// Starts the consumer.
-    init(deliver: @escaping @Sendable (Item) -> Void)
-
+public protocol HandOff: AnyObject, Sendable {
     /// Runs on one producer thread (several run at once): sends `item(0)`, `item(1)`, …
     /// `item(count - 1)` in order, and returns once all are handed off. `item` may block
     /// (a paced producer waits for each item's due time inside it).
@@ -29,37 +24,20 @@ protocol HandOff: AnyObject, Sendable {
     /// delivered, or false after `timeout` seconds.
     func finish(timeout: TimeInterval) -> Bool
 
-    /// Stops delivery the framework's own way (see each adapter).
+    /// Stops delivery the framework's own way.
     func cancel()
 }
 
-/// The hand-off adapters, by strategy.
-enum HandOffs {
-    static let all: [any HandOff.Type] = [
-        GCDHandOff.self,
-        AsyncStreamHandOff.self,
-        OpenCombineHandOff.self,
-        ActorHandOff.self,
-        AsyncChannelHandOff.self,
-    ]
-
-    /// The adapter `strategy` selects, if it names one.
-    static func type(for strategy: StrategyName) -> (any HandOff.Type)? {
-        all.first { $0.strategy == strategy }
-    }
-
-    /// Starts `strategy`'s adapter; traps for a strategy that names none (the plan pairs
-    /// scheduler `none` only with hand-off strategies).
-    static func make(_ strategy: StrategyName, deliver: @escaping @Sendable (Item) -> Void) -> any HandOff {
-        guard let type = type(for: strategy) else { preconditionFailure("'\(strategy.rawValue)' is not a hand-off strategy") }
-        return type.init(deliver: deliver)
-    }
+/// The built-in adapters, each one file, started by their initializer (`BuiltIns.swift`
+/// registers them).
+protocol BuiltInHandOff: HandOff {
+    init(deliver: @escaping @Sendable (Item) -> Void)
 }
 
 extension HandOff {
     /// A loop on the producer's own thread: for the adapters whose send does not suspend.
     @inline(__always)
-    func sendEach(count: Int, item: (Int) -> Item, _ send: (Item) -> Void) {
+    package func sendEach(count: Int, item: (Int) -> Item, _ send: (Item) -> Void) {
         for index in 0..<count { send(item(index)) }
     }
 }
@@ -109,13 +87,4 @@ extension Task where Failure == Never {
         }
         return done.wait(timeout: .now() + timeout) == .success
     }
-}
-
-extension StrategyName {
-    /// The context baselines and peer frameworks: they run without an Rx scheduler
-    /// (scheduler `none`), through a hand-off adapter each.
-    package var isBaseline: Bool { HandOffs.type(for: self) != nil }
-
-    /// The hand-off strategies the observe(on:) workloads offer on scheduler `none`.
-    static let handOffs: [StrategyName] = HandOffs.all.map { $0.strategy }
 }

@@ -10,9 +10,7 @@ import OpenCombineDispatch
 /// under its lock); `receive(on:)` schedules one queue block per value. Cancellation is
 /// `AnyCancellable.cancel()`: `receive(on:)` drops values already scheduled once its
 /// subscription is cancelled.
-final class OpenCombineHandOff: HandOff, @unchecked Sendable {
-    static let strategy = StrategyName.openCombine
-
+final class OpenCombineHandOff: BuiltInHandOff, @unchecked Sendable {
     private let subject = PassthroughSubject<Item, Never>()
     private let queue = DispatchQueue(label: "schedbench.handoff.openCombine")
     private var subscription: AnyCancellable?

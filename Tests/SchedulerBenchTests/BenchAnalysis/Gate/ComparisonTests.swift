@@ -5,7 +5,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// The statistics behind `schedbench compare`: exact pieces on known inputs, and the
 /// verdict rates on synthetic trials drawn from known distributions with fixed seeds.

@@ -5,7 +5,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// The comparison-level decision: Holm's step-down over every row, and the rates it reaches
 /// on synthetic suites (fixed seeds) shaped like the quick suite's observe(on:) cases: 16

@@ -5,7 +5,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// NEW against a window of earlier runs (`compare --history`): the window estimate, and the
 /// rates it reaches on synthetic histories (fixed seeds) shaped like the quick suite's

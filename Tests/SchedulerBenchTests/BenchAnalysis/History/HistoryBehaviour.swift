@@ -5,7 +5,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// What every history must do, whichever database holds it: `SQLiteHistoryTests` and
 /// `PostgresHistoryTests` run these against their backend.

@@ -4,7 +4,7 @@ import Foundation
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// Runs to store: a provenance on a chosen testbed and time, and cases with trials whose
 /// ns/event are given.

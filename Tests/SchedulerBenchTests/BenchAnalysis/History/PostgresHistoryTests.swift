@@ -5,7 +5,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// The history's behaviour against a real PostgreSQL server: `scripts/test.sh` starts one on
 /// loopback and sets `SCHEDBENCH_TEST_POSTGRES_URL`. Each test starts from an empty database

@@ -6,7 +6,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 final class SQLiteHistoryTests: XCTestCase {
     private func path(_ name: String = "history.sqlite") -> String {

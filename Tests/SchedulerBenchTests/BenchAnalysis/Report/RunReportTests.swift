@@ -5,7 +5,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// Reports rendered from fixture runs: the sections and charts a reader looks for, and
 /// nothing fetched from anywhere.

@@ -4,7 +4,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// The charts' SVG: accessible titles, axis labels with units, legends, tooltips, escaping.
 final class SVGChartsTests: XCTestCase {
@@ -41,7 +41,7 @@ final class SVGChartsTests: XCTestCase {
 
     func testTheSameStrategyHasTheSameColourEverywhere() {
         XCTAssertEqual(Palette.color(.drain), Palette.color(.drain))
-        XCTAssertEqual(Set(StrategyName.allCases.map(Palette.color)).count, StrategyName.allCases.count, "every strategy its own colour")
+        XCTAssertEqual(Set(StrategyName.registered.map(Palette.color)).count, StrategyName.registered.count, "every strategy its own colour")
     }
 
     /// Defect: the Reports article called drain orange; the palette draws it green. The
@@ -87,7 +87,7 @@ final class SVGChartsTests: XCTestCase {
 
     /// Defect: a legend that wrapped onto a third row was drawn over the first bar.
     func testABarChartStartsItsBarsBelowItsLegendHoweverItWraps() throws {
-        let strategies = StrategyName.allCases.filter { $0 != .none }
+        let strategies = StrategyName.registered.filter { $0 != .none }
         let chart = BarChart(
             title: "Peak resident memory", valueLabel: "RSS", format: .bytes,
             rows: strategies.map { .init(label: "observeOn.throughput serial/\($0.rawValue)", bars: [.init(series: $0.rawValue, color: Palette.color($0), value: 40e6)]) })

@@ -4,7 +4,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 final class StatisticsTests: XCTestCase {
     func testMedianOfOddAndEvenSamples() {

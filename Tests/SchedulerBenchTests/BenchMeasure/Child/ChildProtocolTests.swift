@@ -5,7 +5,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// The child protocol's messages and the parent's side of it (`ChildProcess`), against
 /// small scripts that play a child: well-behaved, silent, crashing, garbled.

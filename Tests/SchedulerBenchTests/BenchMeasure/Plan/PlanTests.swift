@@ -4,13 +4,13 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 final class PlanTests: XCTestCase {
     func testQuickSuiteCoversEverySchedulerAndObserveOnStrategyAtOneAndFourProducers() {
         let cases = RunPlan(suite: .quick).expand().cases
         let throughput = cases.filter { $0.workload == .observeOnThroughput }
-        for (scheduler, strategy) in ObserveOnThroughput().variants {
+        for (scheduler, strategy) in ObserveOnThroughput().variants() {
             for producers in [1, 4] {
                 XCTAssertTrue(
                     throughput.contains { $0.scheduler == scheduler && $0.strategy == strategy && $0.producers == producers },
@@ -35,7 +35,7 @@ final class PlanTests: XCTestCase {
 
     func testDefaultSuiteRunsEveryWorkload() {
         let workloads = Set(RunPlan(suite: .standard).expand().cases.map(\.workload))
-        XCTAssertEqual(workloads, Set(WorkloadName.allCases))
+        XCTAssertEqual(workloads, Set(WorkloadName.registered))
     }
 
     /// Every scheduler × strategy a workload offers (the peers, `rxRecursive` and
@@ -43,7 +43,7 @@ final class PlanTests: XCTestCase {
     func testDefaultSuiteRunsEveryVariantOfEveryWorkload() {
         let cases = RunPlan(suite: .standard).expand().cases
         for workload in Workloads.all {
-            for (scheduler, strategy) in workload.variants {
+            for (scheduler, strategy) in workload.variants() {
                 XCTAssertTrue(
                     cases.contains { $0.workload == workload.name && $0.scheduler == scheduler && $0.strategy == strategy },
                     "\(workload.name.rawValue) \(scheduler)/\(strategy)")

@@ -6,7 +6,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// Every hand-off adapter (the baselines and peer frameworks on scheduler `none`) keeps the
 /// guarantees `HandOff` states: serial delivery, once each, in each producer's order; and
@@ -14,7 +14,7 @@ import XCTest
 final class HandOffTests: XCTestCase {
     func testEveryStrategyOnSchedulerNoneHasAnAdapter() {
         XCTAssertEqual(StrategyName.handOffs, [.gcd, .asyncStream, .openCombine, .actor, .asyncChannel])
-        for strategy in StrategyName.allCases {
+        for strategy in StrategyName.registered {
             XCTAssertEqual(strategy.isBaseline, StrategyName.handOffs.contains(strategy), "\(strategy)")
         }
         XCTAssertEqual(ObserveOnThroughput().strategies(on: .none), StrategyName.handOffs)

@@ -4,7 +4,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// The checks `pipeline.search` adds for the article's side effects: each can fail.
 final class PipelineChecksTests: XCTestCase {

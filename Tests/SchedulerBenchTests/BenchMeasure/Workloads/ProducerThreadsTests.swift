@@ -6,7 +6,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 final class ProducerThreadsTests: XCTestCase {
     func testEveryProducerRunsOnceTheGateOpens() throws {

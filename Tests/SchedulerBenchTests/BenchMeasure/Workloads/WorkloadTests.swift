@@ -6,7 +6,7 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// Each workload that does not need the main thread's run loop, run in-process at a tiny
 /// size: it must complete, count its operations, report no violation and, once its
@@ -40,7 +40,7 @@ final class WorkloadTests: XCTestCase {
     }
 
     func testThroughputWorkloadsOnEveryOffMainVariant() throws {
-        for (scheduler, strategy) in ObserveOnThroughput().variants where !scheduler.usesMainQueue {
+        for (scheduler, strategy) in ObserveOnThroughput().variants() where Registry.current.scheduler(scheduler)?.usesMainQueue != true {
             XCTAssertEqual(try run(.observeOnThroughput, scheduler, strategy, producers: 3, events: 600).operations, 600)
         }
         for scheduler in [SchedulerName.currentThread, .serial, .concurrent, .operationQueue] {
@@ -77,10 +77,10 @@ final class WorkloadTests: XCTestCase {
     /// time, dispatch ones included, and the other policies where they differ.
     func testRxRecursiveIsOfferedOnEveryRealTimeScheduler() throws {
         let periodic = PeriodicCatchUp()
-        for scheduler in SchedulerName.allCases where scheduler != .virtual && scheduler != .none {
+        for scheduler in SchedulerName.registered where scheduler != .virtual && scheduler != .none {
             let timed = scheduler != .currentThread && scheduler != .operationQueue
             XCTAssertEqual(
-                periodic.strategies(on: scheduler).contains(.rxRecursive) && periodic.schedulers.contains(scheduler), timed, "\(scheduler)")
+                periodic.strategies(on: scheduler).contains(.rxRecursive) && periodic.schedulers().contains(scheduler), timed, "\(scheduler)")
         }
         XCTAssertEqual(periodic.strategies(on: .serial), [.catchUp, .coalesce, .fixedRate, .rxRecursive])
         let outcome = try run(.periodicCatchUp, .concurrent, .rxRecursive, events: 60, rate: 500)
@@ -94,7 +94,7 @@ final class WorkloadTests: XCTestCase {
     func testEveryListedCombinationRuns() throws {
         XCTAssertTrue(Thread.isMainThread)
         for workload in Workloads.all {
-            for (scheduler, strategy) in workload.variants {
+            for (scheduler, strategy) in workload.variants() {
                 let events = workload.name == .mainFlood ? 200 : 12
                 let benchCase = BenchCase(
                     suite: "test", workload: workload.name, scheduler: scheduler, strategy: strategy,

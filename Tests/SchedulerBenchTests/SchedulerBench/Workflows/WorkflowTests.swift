@@ -2,7 +2,7 @@ import BenchAnalysis
 import BenchMeasure
 import BenchModel
 import Foundation
-import SchedulerBench
+import BenchWorkflows
 import XCTest
 
 /// The engine's workflows driven through their API alone, as a program embedding the

@@ -7,12 +7,12 @@ import XCTest
 @testable import BenchMeasure
 @testable import BenchModel
 @testable import BenchStress
-@testable import SchedulerBench
+@testable import BenchWorkflows
 
 /// What each scheduler and strategy name builds: `reference` is RxSwift end to end on the
 /// main queue (per-action dispatch, one main-queue block per event), `mainShared` is the
 /// process-wide instance, and `referenceGeneric` is offered only where it differs.
-final class SchedulerNameTests: XCTestCase {
+final class BuiltInsTests: XCTestCase {
     func testRxSwiftStrategiesGetRxSwiftsMainDispatch() throws {
         let expected: [(StrategyName, MainScheduler.Dispatch)] = [
             (.reference, .perAction), (.referenceGeneric, .perAction), (.perAction, .perAction),
@@ -41,7 +41,7 @@ final class SchedulerNameTests: XCTestCase {
 
     /// Every strategy name belongs to exactly one axis, and selects only on that axis.
     func testEveryStrategyNameBelongsToOneAxis() {
-        for strategy in StrategyName.allCases {
+        for strategy in StrategyName.registered {
             let selects = [
                 strategy.observeOnStrategy != nil, SchedulerDispatch(rawValue: strategy.rawValue) != nil, strategy.periodicPolicy != nil,
                 strategy.isBaseline,
@@ -58,9 +58,9 @@ final class SchedulerNameTests: XCTestCase {
     }
 
     func testReferenceGenericIsOfferedOnlyWhereItDiffersFromReference() {
-        for scheduler in SchedulerName.allCases where scheduler != .none {
-            let offered = StrategyName.observeOnStrategies(on: scheduler)
-            let serialDispatch = scheduler.isSerialDispatch
+        for scheduler in SchedulerName.registered where scheduler != .none {
+            let offered = Registry.observeOnStrategies(on: scheduler.registration)
+            let serialDispatch = scheduler.registration.isSerialDispatch
             XCTAssertEqual(offered.contains(.referenceGeneric), serialDispatch, scheduler.rawValue)
             XCTAssertEqual(serialDispatch, (scheduler.make() as? SerialDispatchQueueScheduler) != nil, scheduler.rawValue)
         }

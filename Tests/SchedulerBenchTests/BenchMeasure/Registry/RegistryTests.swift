@@ -1,0 +1,156 @@
+import Dispatch
+import Foundation
+import RxSchedulers
+import Synchronization
+import XCTest
+
+@testable import BenchMeasure
+@testable import BenchModel
+
+/// The registry: a user's entries are registered like the built-ins and run wherever they fit.
+final class RegistryTests: XCTestCase {
+    /// The built-ins and one user scheduler, installed for the test and removed after it.
+    private func withRegistry(_ register: (inout Registry) -> Void, _ body: () throws -> Void) rethrows {
+        var registry = Registry.builtIns
+        register(&registry)
+        Registry.install(registry)
+        defer { Registry.install(Registry.builtIns) }
+        try body()
+    }
+
+    func testAUserSchedulerRunsInEveryWorkloadThatFitsIt() {
+        withRegistry({ registry in
+            registry.scheduler("userSerial", summary: "a serial queue of the user's", contracts: [.serial]) {
+                SerialDispatchQueueScheduler(internalSerialQueueName: "user")
+            }
+            registry.scheduler("userImmediate", summary: "a scheduler that is not timed", contracts: []) {
+                OperationQueueScheduler(operationQueue: OperationQueue())
+            }
+        }) {
+            let timed = SchedulerName("userSerial")
+            let immediate = SchedulerName("userImmediate")
+            for workload in [WorkloadName.scheduleThroughput, .observeOnThroughput, .observeOnLatency, .subscribeOnCycle, .periodicCatchUp, .pipelineSearch] {
+                XCTAssertTrue(Workloads.named(workload).schedulers().contains(timed), workload.rawValue)
+            }
+            XCTAssertEqual(Workloads.named(.observeOnThroughput).strategies(on: timed), [.reference, .drain])
+            XCTAssertEqual(Workloads.named(.periodicCatchUp).strategies(on: timed), [.rxRecursive])
+            XCTAssertFalse(Workloads.named(.periodicCatchUp).schedulers().contains(immediate), "periodic needs a SchedulerType")
+            for workload in [WorkloadName.trampolineNested, .mainInline, .mainFlood, .mainMixed] {
+                XCTAssertFalse(Workloads.named(workload).schedulers().contains(timed), "\(workload.rawValue) is made for built-ins")
+            }
+            XCTAssertEqual(SchedulerName.registered.suffix(3), [timed, immediate, .none], "user entries list after the built-ins, none last")
+        }
+    }
+
+    func testAUserSchedulerIsMeasuredAndItsClaimsChecked() throws {
+        try withRegistry({ registry in
+            registry.scheduler("honest", summary: "serial", contracts: [.serial]) { SerialDispatchQueueScheduler(internalSerialQueueName: "honest") }
+            // Claims serial, runs actions on the concurrent global queue.
+            registry.scheduler("liar", summary: "claims serial", contracts: [.serial]) { ConcurrentDispatchQueueScheduler(qos: .userInitiated) }
+        }) {
+            for (name, violates) in [("honest", false), ("liar", true)] {
+                let benchCase = BenchCase(
+                    suite: "test", workload: .scheduleThroughput, scheduler: SchedulerName(name), strategy: .none, producers: 4, events: 40_000,
+                    payloadBytes: 0, rateHz: 0)
+                let report = InvariantReport()
+                let outcome = try Workloads.named(.scheduleThroughput).runTrial(benchCase, invariants: report, checking: true)
+                XCTAssertEqual(outcome.operations, 40_000)
+                if violates {
+                    // Overlaps are likely but not certain on 2 cores in one trial; order across 4 threads is not kept either way.
+                    XCTAssertGreaterThan(report.count, 0, "a scheduler that claims .serial and overlaps is reported")
+                } else {
+                    XCTAssertEqual(report.count, 0, report.descriptions.joined(separator: "; "))
+                }
+            }
+        }
+    }
+
+    func testAHandOffRunsAsAStrategyOfSchedulerNone() throws {
+        try withRegistry({ registry in
+            registry.handOff("userQueue", summary: "a serial DispatchQueue, hand-written") { deliver in QueueHandOff(deliver: deliver) }
+        }) {
+            let strategy = StrategyName("userQueue")
+            XCTAssertEqual(Workloads.named(.observeOnThroughput).strategies(on: .none).last, strategy)
+            XCTAssertEqual(Registry.current.strategy(strategy)?.axis, .peer)
+            let benchCase = BenchCase(
+                suite: "test", workload: .observeOnThroughput, scheduler: .none, strategy: strategy, producers: 3, events: 3_000,
+                payloadBytes: 8, rateHz: 0)
+            let report = InvariantReport()
+            let outcome = try Workloads.named(.observeOnThroughput).runTrial(benchCase, invariants: report, checking: true)
+            XCTAssertEqual(outcome.operations, 3_000)
+            XCTAssertEqual(report.count, 0, report.descriptions.joined(separator: "; "))
+        }
+    }
+
+    func testAUserWorkloadRunsOnTheSchedulersThatMakeItsPromises() throws {
+        try withRegistry({ registry in
+            registry.workload("user.burst", summary: "bursts of schedules", requires: [.serial], axes: [.producers], defaultEvents: 500) { trial in
+                let scheduler = trial.makeScheduler()
+                let checker = trial.sequenceChecker(expectedCounts: [trial.events])
+                let done = DispatchSemaphore(value: 0)
+                let start = DispatchTime.now().uptimeNanoseconds
+                for sequence in 0..<trial.events {
+                    _ = scheduler.schedule(sequence) { sequence in
+                        checker.observe(producer: 0, sequence: sequence == 7 ? 8 : sequence)  // one deliberate gap
+                        if sequence == trial.events - 1 { done.signal() }
+                        return Disposables.create()
+                    }
+                }
+                if done.wait(timeout: .now() + 10) == .timedOut { trial.violation("the last action never ran") }
+                checker.finish()
+                return TrialMeasurement(elapsedNanos: DispatchTime.now().uptimeNanoseconds - start, operations: trial.events)
+            }
+        }) {
+            let workload = Workloads.named(WorkloadName("user.burst"))
+            XCTAssertTrue(workload.schedulers().contains(.serial))
+            XCTAssertFalse(workload.schedulers().contains(.concurrent), "concurrent does not claim .serial")
+            XCTAssertFalse(workload.schedulers().contains(.none))
+            let plan = RunPlan(suite: Suite(name: "test", summary: "", entries: []), workloads: [WorkloadName("user.burst")], schedulers: [.serial])
+            let benchCase = try XCTUnwrap(plan.expand().cases.first)
+            XCTAssertEqual(benchCase.events, 500)
+            let report = InvariantReport()
+            _ = try workload.runTrial(benchCase, invariants: report, checking: true)
+            XCTAssertGreaterThan(report.count, 0, "the checker the trial got reports into the case")
+        }
+    }
+
+    func testNamesThatResultsFilesCannotHoldAreRefused() {
+        XCTAssertNil(NameRules.problem(with: "myLoop"))
+        XCTAssertNil(NameRules.problem(with: "nio.eventLoop-2_b"))
+        XCTAssertNotNil(NameRules.problem(with: ""))
+        XCTAssertNotNil(NameRules.problem(with: "a,b"))
+        XCTAssertNotNil(NameRules.problem(with: "a/b"))
+        XCTAssertNotNil(NameRules.problem(with: "a b"))
+        XCTAssertNotNil(NameRules.problem(with: String(repeating: "x", count: 65)))
+    }
+
+    func testListingOrderIsRegistrationOrderAndForeignNamesFollow() {
+        let order = Registry.builtIns.ordered([StrategyName("zeta"), .drain, .gcd, .reference, StrategyName("alpha")])
+        XCTAssertEqual(order, [.reference, .drain, .gcd, StrategyName("alpha"), StrategyName("zeta")])
+        XCTAssertEqual(Registry.builtIns.colorIndex(of: StrategyName("alpha")), Registry.builtIns.colorIndex(of: StrategyName("alpha")))
+    }
+}
+
+/// A hand-off as a user writes one: a serial queue and a cancellation flag.
+private final class QueueHandOff: HandOff, Sendable {
+    private let queue = DispatchQueue(label: "registry-tests.handoff")
+    private let deliver: @Sendable (Item) -> Void
+    private let cancelled = Atomic<Bool>(false)
+
+    init(deliver: @escaping @Sendable (Item) -> Void) { self.deliver = deliver }
+
+    func produce(count: Int, item: @escaping @Sendable (Int) -> Item) {
+        for index in 0..<count {
+            let next = item(index)
+            queue.async { [self] in if !cancelled.load(ordering: .relaxed) { deliver(next) } }
+        }
+    }
+
+    func finish(timeout: TimeInterval) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        return done.wait(timeout: .now() + timeout) == .success
+    }
+
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+}
