@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures the seeded-bug catalogue: for each seeded bug (RXSCHEDULERS_SEEDED_BUG), runs
 # the scenario meant to catch it with the share of the default budget one scenario gets
-# (60 s / 8 scenarios) over SEEDS seeds, and prints a Markdown table: seeds caught and the
+# (60 s / 9 scenarios) over SEEDS seeds, and prints a Markdown table: seeds caught and the
 # median seconds to the first violation. Builds schedbench in release with the
 # StressHooks trait first.
 #   scripts/stress-catalogue.sh              10 seeds (1…10)
@@ -13,7 +13,7 @@ ensure_debian_packages libjemalloc-dev libsqlite3-dev pkg-config
 swift build -c release --traits StressHooks --scratch-path .build-stress --product schedbench >/dev/null
 binary=.build-stress/release/schedbench
 seeds="${SEEDS:-10}"
-share=$(python3 -c 'print(60 / 8)')
+share=$(python3 -c 'print(60 / 9)')
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 
@@ -35,6 +35,7 @@ catalogue=(
     "batchIgnoresHandles batched.spec"
     "perActionRunsDisposed batched.spec"
     "trampolineStopsAtChunkMultiple trampoline.tree"
+    "scheduledDisposableInline disposal.site"
 )
 echo "| seeded bug | scenario | caught (of $seeds seeds) | median seconds to catch | first violation (seed 1) |"
 echo "|---|---|---:|---:|---|"

@@ -10,6 +10,7 @@ package enum StressScenarioName: String, Codable, Sendable, CaseIterable, Compar
     case periodicStall = "periodic.stall"
     case trampolineTree = "trampoline.tree"
     case batchedSpec = "batched.spec"
+    case disposalSite = "disposal.site"
     /// The contract of any registered scheduler (`stress --scheduler NAME`).
     case schedulerContract = "scheduler.contract"
 

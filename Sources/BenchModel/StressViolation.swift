@@ -17,6 +17,9 @@ package enum ViolationKind: String, Codable, Sendable, CaseIterable, Comparable 
     case grammar
     /// Core objects (`Resources.total`) or enqueued work (`pendingCount`) not back to their baseline.
     case leak
+    /// A disposal (or an action) ran somewhere other than where its contract says: off the
+    /// scheduler `subscribe(on:)` must dispose its source on.
+    case wrongSite = "wrong_site"
     /// A periodic tick that was due never ran.
     case lostTick = "lost_tick"
     /// A periodic tick ran early, or more ticks ran than periods passed.

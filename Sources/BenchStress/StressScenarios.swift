@@ -13,6 +13,7 @@ enum StressScenarios {
         PeriodicStallScenario.self,
         TrampolineTreeScenario.self,
         BatchedSpecScenario.self,
+        DisposalSiteScenario.self,
         SchedulerContractScenario.self,
     ]
 

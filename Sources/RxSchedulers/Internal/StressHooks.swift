@@ -185,6 +185,10 @@ func stressPoint(_ point: StressPoint) {
     /// empty queue without checking that head and tail are the same chunk, so it stops
     /// whenever exactly a multiple of a chunk's worth of actions is queued.
     case trampolineStopsAtChunkMultiple
+    /// Disposal site: `ScheduledDisposable` disposes its inner disposable on the thread that
+    /// disposes it instead of on its scheduler, so `subscribe(on:)` tears its source down
+    /// off the scheduler it promises.
+    case scheduledDisposableInline
 
     /// The environment variable that switches a seeded bug on.
     package static let environmentVariable = "RXSCHEDULERS_SEEDED_BUG"

@@ -1,0 +1,153 @@
+import BenchMeasure
+import BenchModel
+import Foundation
+import RxSchedulers
+
+/// `disposal.site`: where a disposal runs. `subscribe(on: S)` subscribes to its source on
+/// `S` and disposes that subscription on `S` too (RxSwift's contract: a source that
+/// must be torn down on its own queue, a UI element or a non-thread-safe resource, relies
+/// on it), whichever thread disposes and whenever: at once, from inside an element, from
+/// another thread, or after the source completed.
+///
+/// Each iteration subscribes 1–8 times through `subscribe(on:)` to a source that sends
+/// 0–50 elements (and completes half the time), on a scheduler whose queue or thread is
+/// tagged: a serial or concurrent dispatch queue with a queue-specific value (per-action or
+/// batched dispatch), an `OperationQueue`, or `MainScheduler.instance`/`asyncInstance`
+/// (the main thread). The source's disposal records where it ran. Checked:
+/// - a source that was subscribed is disposed exactly once (`duplicate`; `leak` if it never
+///   is once every core object of the iteration is gone), on its scheduler (`wrong_site`);
+/// - `Resources.total` returns to its baseline (`leak`).
+///
+/// Outcomes: whether the disposal came before the source was subscribed (then it never is).
+final class DisposalSiteScenario: CataloguedStressScenario {
+    static let name = StressScenarioName.disposalSite
+    static let summary = "subscribe(on: S) disposes its source's subscription on S, once, whoever disposes and whenever"
+    static let checks: [ViolationKind] = [.wrongSite, .duplicate, .leak, .hang, .crash]
+    static let catches: [SeededBug] = [.scheduledDisposableInline]
+
+    /// A scheduler whose queue or thread can be recognised from inside an action.
+    private struct Target {
+        var label: String
+        var scheduler: ImmediateSchedulerType
+        /// Whether the calling code runs on the target's queue or thread.
+        var isCurrent: @Sendable () -> Bool
+    }
+
+    private static let key = DispatchSpecificKey<Int>()
+
+    private func makeTarget(_ random: inout StressRandom, tag: Int) -> Target {
+        let key = Self.key
+        let dispatch = random.pick(SchedulerDispatch.allCases)
+        switch random.next() % 5 {
+        case 0:
+            let scheduler = SerialDispatchQueueScheduler(
+                internalSerialQueueName: "stress.disposal.serial", serialQueueConfiguration: { $0.setSpecific(key: key, value: tag) }, dispatch: dispatch)
+            return Target(label: "serial/\(dispatch.rawValue)", scheduler: scheduler) { DispatchQueue.getSpecific(key: key) == tag }
+        case 1:
+            let queue = DispatchQueue(label: "stress.disposal.concurrent", attributes: .concurrent)
+            queue.setSpecific(key: key, value: tag)
+            return Target(label: "concurrent/\(dispatch.rawValue)", scheduler: ConcurrentDispatchQueueScheduler(queue: queue, dispatch: dispatch)) {
+                DispatchQueue.getSpecific(key: key) == tag
+            }
+        case 2:
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = Int.random(in: 1...2, using: &random)
+            return Target(label: "operationQueue", scheduler: OperationQueueScheduler(operationQueue: queue)) { OperationQueue.current === queue }
+        case 3:
+            return Target(label: "mainShared", scheduler: MainScheduler.instance) { Thread.isMainThread }
+        default:
+            return Target(label: "mainAsync", scheduler: MainScheduler.asyncInstance) { Thread.isMainThread }
+        }
+    }
+
+    func run(_ iteration: StressIteration) {
+        var random = iteration.random
+        // Its scheduler is called from the subscribing threads, as schedulers are (the core's types and Sendable).
+        nonisolated(unsafe) let target = makeTarget(&random, tag: iteration.index + 1)
+        let subscriptions = Int.random(in: 1...8, using: &random)
+        let baseline = Resources.total
+        let records = (0..<subscriptions).map { _ in SiteRecord() }
+
+        iteration.concurrently(subscriptions, name: "disposal.site") { index, random in
+            let record = records[index]
+            let elements = Int.random(in: 0...50, using: &random)
+            let completes = random.chance(0.5)
+            let isCurrent = target.isCurrent
+            let source = Observable<Int>.create { observer in
+                record.subscribed()
+                for element in 0..<elements { observer.onNext(element) }
+                if completes { observer.onCompleted() }
+                return Disposables.create { record.disposed(onScheduler: isCurrent()) }
+            }
+            let disposeAt = elements == 0 || random.chance(0.25) ? nil : Int.random(in: 0..<elements, using: &random)
+            let holder = SubscriptionHolder()
+            let subscription = source.subscribe(on: target.scheduler).subscribe(onNext: { element in
+                if element == disposeAt { holder.dispose() }
+            })
+            holder.set(subscription)
+            switch (random.next() % 3, disposeAt) {
+            case (0, _), (_, nil): holder.dispose()  // at once, from this thread, racing the scheduled subscribe
+            case (1, _):
+                // From another thread, a little later.
+                let other = Thread { holder.dispose() }
+                other.start()
+            default: break  // from inside element `disposeAt`
+            }
+            if random.chance(1.0 / 8) { sched_yield() }
+        }
+        iteration.countOperations(subscriptions)
+
+        // Every subscription is disposed by someone (this thread, another one, or an element).
+        // A scheduled subscribe already running when it was disposed still subscribes, and its
+        // disposal is scheduled then: once the core's objects of the iteration are all gone,
+        // every disposal has run.
+        iteration.expectResources(back: baseline, "\(target.label): \(subscriptions) subscriptions disposed")
+        for (index, record) in records.enumerated() {
+            let (subscribed, disposals, offSite) = record.snapshot
+            if offSite > 0 {
+                iteration.violation(.wrongSite, "\(target.label): subscription \(index)'s source disposed off its scheduler (\(offSite) of \(disposals))")
+            }
+            if disposals > 1 { iteration.violation(.duplicate, "\(target.label): subscription \(index)'s source disposed \(disposals) times") }
+            if subscribed && disposals == 0 {
+                iteration.violation(.leak, "\(target.label): subscription \(index)'s source subscribed and never disposed")
+            }
+            iteration.outcome(subscribed ? "subscribed, then disposed" : "disposed before it subscribed")
+        }
+    }
+}
+
+/// What happened to one subscription's source: subscribed, disposed, and where.
+private final class SiteRecord: Sendable {
+    private let state = Locked((subscribed: false, disposals: 0, offSite: 0))
+
+    func subscribed() { state.withLock { $0.subscribed = true } }
+
+    func disposed(onScheduler: Bool) {
+        state.withLock {
+            $0.disposals += 1
+            if !onScheduler { $0.offSite += 1 }
+        }
+    }
+
+    var snapshot: (Bool, Int, Int) { state.withLock { ($0.subscribed, $0.disposals, $0.offSite) } }
+}
+
+/// The subscription, for an element that disposes it from inside.
+private final class SubscriptionHolder: Sendable {
+    private let subscription = Locked<Disposable?>(nil)
+    private let disposeRequested = Locked(false)
+
+    func set(_ disposable: Disposable) {
+        let disposeNow = disposeRequested.withLock { $0 }
+        // Runs on the thread that sets it; the core's disposables are made for any thread.
+        nonisolated(unsafe) let disposable = disposable
+        subscription.withLock { $0 = disposable }
+        if disposeNow { disposable.dispose() }
+    }
+
+    /// Disposes the subscription now, or as soon as it is known.
+    func dispose() {
+        nonisolated(unsafe) let current = subscription.withLock { $0 }
+        if let current { current.dispose() } else { disposeRequested.withLock { $0 = true } }
+    }
+}
