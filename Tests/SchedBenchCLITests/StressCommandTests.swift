@@ -226,6 +226,12 @@ final class StressCommandTests: SchedBenchTestCase {
         try assertCaught("batchIgnoresHandles", by: "batched.spec", seed: 1, saying: "its handle was disposed, but its result never was")
     }
 
+    /// A `subscribe(on:)` whose source is torn down on the disposing thread, not its
+    /// scheduler, is caught by `disposal.site`.
+    func testADisposalOffItsSchedulerIsCaught() throws {
+        try assertCaught("scheduledDisposableInline", by: "disposal.site", seed: 1, saying: "wrong_site: ")
+    }
+
     /// The chunk-boundary deadlock is reported as a hang naming the stuck producer's last
     /// stress point, and the run ends.
     func testAHangIsReportedWithEachThreadsLastPoint() throws {

@@ -132,22 +132,29 @@ private final class SiteRecord: Sendable {
     var snapshot: (Bool, Int, Int) { state.withLock { ($0.subscribed, $0.disposals, $0.offSite) } }
 }
 
-/// The subscription, for an element that disposes it from inside.
+/// The subscription, for an element that disposes it from inside: an element may arrive
+/// (on the scheduler) before `subscribe` has returned the subscription to `set`.
 private final class SubscriptionHolder: Sendable {
-    private let subscription = Locked<Disposable?>(nil)
-    private let disposeRequested = Locked(false)
+    /// The subscription once set, and whether a dispose came before it. One lock for both,
+    /// so a dispose between `set`'s two steps cannot be lost.
+    private let state = Locked<(subscription: Disposable?, disposeRequested: Bool)>((nil, false))
 
     func set(_ disposable: Disposable) {
-        let disposeNow = disposeRequested.withLock { $0 }
-        // Runs on the thread that sets it; the core's disposables are made for any thread.
+        // The core's disposables are made to be disposed from any thread.
         nonisolated(unsafe) let disposable = disposable
-        subscription.withLock { $0 = disposable }
-        if disposeNow { disposable.dispose() }
+        let requested = state.withLock { state in
+            state.subscription = disposable
+            return state.disposeRequested
+        }
+        if requested { disposable.dispose() }
     }
 
-    /// Disposes the subscription now, or as soon as it is known.
+    /// Disposes the subscription now, or as soon as it is set.
     func dispose() {
-        nonisolated(unsafe) let current = subscription.withLock { $0 }
-        if let current { current.dispose() } else { disposeRequested.withLock { $0 = true } }
+        nonisolated(unsafe) let current = state.withLock { state -> Disposable? in
+            if state.subscription == nil { state.disposeRequested = true }
+            return state.subscription
+        }
+        current?.dispose()
     }
 }
