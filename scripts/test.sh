@@ -59,7 +59,10 @@ if [ "${SKIP_EXAMPLE:-0}" != "1" ]; then
     # contract stress; its broken one (claims .serial, runs on two threads) must fail it with 3.
     example_out="$(mktemp -d)"
     example() { (cd Examples/CustomScheduler && swift package --allow-writing-to-package-directory schedbench "$@"); }
-    example list | grep -q "^  eventLoop " || { echo "error: the example's list does not show its scheduler" >&2; exit 1; }
+    # Into a file first: `grep -q` stops reading at the first match, and under pipefail the
+    # writer's SIGPIPE would fail the step.
+    example list > "$example_out/list.txt"
+    grep -q "^  eventLoop " "$example_out/list.txt" || { echo "error: the example's list does not show its scheduler" >&2; exit 1; }
     example run --workload observeOn.throughput --scheduler eventLoop --strategy reference,drain --producers 1,4 \
         --events 20000 --trials 3 --out "$example_out/run" --no-table --quiet
     for strategy in reference drain; do
