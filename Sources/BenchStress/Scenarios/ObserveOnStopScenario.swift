@@ -46,13 +46,7 @@ final class ObserveOnStopScenario: CataloguedStressScenario {
                 return Disposables.create()
             }
             .observe(on: scheduler, strategy: strategy)
-            .subscribe(
-                AnyObserver { event in
-                    checker.enter()
-                    defer { checker.leave() }
-                    checker.check(event)
-                    if event.isStopEvent { stopped.signal() }
-                })
+            .subscribe(checker.observer(signallingStopOn: stopped))
             // The producers race on it by design: the core's observers serialize (Workload: the core's types and Sendable).
             nonisolated(unsafe) let observer = source.observer!
             let sent = SharedCounter()

@@ -152,13 +152,7 @@ final class SchedulerContractScenario: CataloguedStressScenario {
         let stopped = DispatchSemaphore(value: 0)
         let subject = PublishSubject<Int>()
         let subscription = subject.observe(on: scheduler, strategy: strategy)
-            .subscribe(
-                AnyObserver { event in
-                    checker.enter()
-                    defer { checker.leave() }
-                    checker.check(event)
-                    if event.isStopEvent { stopped.signal() }
-                })
+            .subscribe(checker.observer(signallingStopOn: stopped))
         let send = subject
         let sendLock = NSLock()
         iteration.concurrently(producers, name: "scheduler.contract.observeOn") { thread, random in

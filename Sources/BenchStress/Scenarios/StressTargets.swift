@@ -133,6 +133,17 @@ final class DeliveryChecker: @unchecked Sendable {
         }
     }
 
+    /// An observer that checks every event (one call at a time) and signals `stopped` at
+    /// the stop event.
+    func observer(signallingStopOn stopped: DispatchSemaphore) -> AnyObserver<Int> {
+        AnyObserver { event in
+            self.enter()
+            defer { self.leave() }
+            self.check(event)
+            if event.isStopEvent { stopped.signal() }
+        }
+    }
+
     /// `next` events delivered so far.
     var delivered: Int { lock.withLock { deliveredCount } }
     var deliveredPerProducer: [Int] { lock.withLock { next } }
