@@ -66,6 +66,9 @@ let package = Package(
         // A C thread-local caching each thread's trampoline (CurrentThreadScheduler).
         .target(name: "CTrampolineCache"),
         .target(name: "RxSchedulersTesting", dependencies: ["RxSchedulers"], swiftSettings: languageMode),
+        // Not a product: the publish-order check's subject (scripts/check-publish-order.py
+        // runs it under gdb), built in release without traits, as users ship the core.
+        .executableTarget(name: "PublishOrderProbe", dependencies: ["RxSchedulers"], swiftSettings: languageMode),
 
         // jemalloc, linked through the SchedulerBench library into every SchedulerBench
         // executable (schedbench and a user's): that process then allocates through it and

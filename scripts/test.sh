@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: the full suite in a debug build, the core's tests again in a release
 # build without any trait (the configuration users ship: no stress points, no seeded bugs;
-# the hot paths inlined into callers), a short stress pass (schedbench stress, 45 s, a
+# the hot paths inlined into callers), the publish-order check of that build
+# (scripts/check-publish-order.py), a short stress pass (schedbench stress, 45 s, a
 # fresh seed) on a release build with the stress hooks, the whole suite under
 # ThreadSanitizer (it must report nothing), the example package of a user's scheduler
 # (built in release through the command plugin, measured, and stress-tested: its correct
@@ -23,6 +24,8 @@ source scripts/test-postgres.sh
 # The harness links jemalloc (allocation statistics) and SQLite (the history, through GRDB),
 # and counts instructions with valgrind.
 ensure_debian_packages libjemalloc-dev libsqlite3-dev pkg-config valgrind
+# The publish-order check stops the release build's producers at their publish in gdb.
+ensure_debian_packages gdb
 # Headless Chromium renders a report in ReportCommandTests; without it that test skips.
 if [ "$(id -u)" -eq 0 ] && ! command -v chromium >/dev/null 2>&1; then
     (ensure_debian_packages chromium) || echo "note: could not install chromium; the report's browser test will skip" >&2
@@ -37,6 +40,8 @@ if [ "${SKIP_RELEASE:-0}" != "1" ]; then
     # -enable-testing: some core tests import the module with @testable (internal functions
     # stay visible to them; the code under test is still optimized, inlined and specialized).
     swift test -c release -Xswiftc -enable-testing --disable-default-traits --scratch-path .build-release-tests --filter RxSchedulersTests
+    echo "== publish order of the shipped build (release, no traits: every retain before the publish, in gdb)"
+    scripts/check-publish-order.py
     echo "== schedbench stress (release with the stress hooks, 45 s; a failure prints its seed and replay command)"
     swift build -c release --traits StressHooks --scratch-path .build-release-stress --product schedbench
     # No workload closure may pay a run-time executor check the scheduler under test does not.
