@@ -18,10 +18,20 @@ import RxSchedulers
 ///   is once every core object of the iteration is gone), on its scheduler (`wrong_site`);
 /// - `Resources.total` returns to its baseline (`leak`).
 ///
-/// Outcomes: whether the disposal came before the source was subscribed (then it never is).
+/// A quarter of the iterations check instead the disposal of a `flatMap` inner subscription
+/// that is disposed while it is still being subscribed: a thread makes the outer subject emit,
+/// and the inner source's subscribe waits (up to 200 ms) until another thread has disposed
+/// the whole subscription; the inner's disposable, returned after that, must then be
+/// disposed at once, exactly once (`leak`, `duplicate`). This is the late assignment of a
+/// `SingleAssignmentDisposable`, which `subscribe(on:)` cannot reach (nothing can dispose its
+/// subscription before `subscribe` returns it).
+///
+/// Outcomes: whether the disposal came before the source was subscribed (then it never is),
+/// and for the inner shape whether the dispose came while the inner was subscribing.
 final class DisposalSiteScenario: CataloguedStressScenario {
     static let name = StressScenarioName.disposalSite
-    static let summary = "subscribe(on: S) disposes its source's subscription on S, once, whoever disposes and whenever"
+    static let summary =
+        "subscribe(on: S) disposes its source's subscription on S, once, whoever disposes and whenever; flatMap disposes an inner subscription that arrives after its disposal"
     static let checks: [ViolationKind] = [.wrongSite, .duplicate, .leak, .hang, .crash]
     static let catches: [SeededBug] = [.scheduledDisposableInline]
 
@@ -62,6 +72,10 @@ final class DisposalSiteScenario: CataloguedStressScenario {
 
     func run(_ iteration: StressIteration) {
         var random = iteration.random
+        if random.chance(0.25) {
+            runInnerDisposedWhileSubscribing(iteration)
+            return
+        }
         // Its scheduler is called from the subscribing threads, as schedulers are (the core's types and Sendable).
         nonisolated(unsafe) let target = makeTarget(&random, tag: iteration.index + 1)
         let subscriptions = Int.random(in: 1...8, using: &random)
@@ -113,6 +127,53 @@ final class DisposalSiteScenario: CataloguedStressScenario {
             }
             iteration.outcome(subscribed ? "subscribed, then disposed" : "disposed before it subscribed")
         }
+    }
+}
+
+extension DisposalSiteScenario {
+    /// `flatMap`'s inner subscription, disposed while the inner source is subscribing.
+    private func runInnerDisposedWhileSubscribing(_ iteration: StressIteration) {
+        let baseline = Resources.total
+        let record = SiteRecord()
+        let innerSubscribing = DispatchSemaphore(value: 0)
+        let disposedWhileSubscribing = DispatchSemaphore(value: 0)
+        let disposedInTime = Locked(false)
+        // In a function of its own, so that the source, the subject and the subscription are
+        // gone before the resources are counted.
+        func subscribeAndDispose() {
+            let inner = Observable<Int>.create { observer in
+                record.subscribed()
+                innerSubscribing.signal()
+                // Normally signalled at once; the limit only keeps a merge that disposed under a
+                // lock this subscribe holds from deadlocking the iteration.
+                let disposedFirst = disposedWhileSubscribing.wait(timeout: .now() + .milliseconds(200)) == .success
+                observer.onNext(disposedFirst ? 1 : 0)
+                return Disposables.create { record.disposed(onScheduler: true) }
+            }
+            let subject = PublishSubject<Int>()
+            // Disposed from another thread, as the core's disposables may be.
+            nonisolated(unsafe) let subscription = subject.flatMap { _ in inner }.subscribe()
+            nonisolated(unsafe) let outer = subject
+            iteration.concurrently(2, name: "disposal.site.inner") { thread, _ in
+                if thread == 0 {
+                    outer.onNext(0)  // subscribes the inner source on this thread
+                } else {
+                    let subscribing = innerSubscribing.wait(timeout: .now() + .seconds(30)) == .success
+                    subscription.dispose()
+                    disposedWhileSubscribing.signal()
+                    disposedInTime.withLock { $0 = subscribing }
+                }
+            }
+        }
+        subscribeAndDispose()
+        iteration.countOperations(1)
+        iteration.expectResources(back: baseline, "flatMap: the subscription disposed while its inner source subscribed")
+        let (subscribed, disposals, _) = record.snapshot
+        if subscribed && disposals == 0 {
+            iteration.violation(.leak, "flatMap: the inner subscription, returned after the whole subscription was disposed, was never disposed")
+        }
+        if disposals > 1 { iteration.violation(.duplicate, "flatMap: the inner subscription disposed \(disposals) times") }
+        iteration.outcome(disposedInTime.withLock { $0 } ? "inner: disposed while it subscribed" : "inner: disposed after it subscribed")
     }
 }
 
