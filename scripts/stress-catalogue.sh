@@ -4,8 +4,12 @@
 # (60 s / 9 scenarios) over SEEDS seeds, and prints a Markdown table: seeds caught and the
 # median seconds to the first violation. Builds schedbench in release with the
 # StressHooks trait first.
+# With DEFAULT=1, instead runs each bug under the default `schedbench stress` (every
+# scenario, 60 s, seed 1 unless SEED says otherwise) and prints which scenarios caught it:
+# what a user running `stress` with no options would see.
 #   scripts/stress-catalogue.sh              10 seeds (1…10)
 #   SEEDS=3 scripts/stress-catalogue.sh      fewer
+#   DEFAULT=1 scripts/stress-catalogue.sh    each bug under the default stress run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -37,6 +41,36 @@ catalogue=(
     "trampolineStopsAtChunkMultiple trampoline.tree"
     "scheduledDisposableInline disposal.site"
 )
+if [ "${DEFAULT:-0}" = "1" ]; then
+    seed="${SEED:-1}"
+    echo "| seeded bug | default stress (60 s, seed $seed) | caught by |"
+    echo "|---|---|---|"
+    for entry in "${catalogue[@]}"; do
+        read -r bug _ <<<"$entry"
+        status=0
+        RXSCHEDULERS_SEEDED_BUG="$bug" "$binary" stress --seed "$seed" --out "$scratch/default-$bug" --quiet >/dev/null 2>&1 || status=$?
+        caught_by=$(python3 - "$scratch/default-$bug/stress.csv" <<'PY'
+import csv, os, sys
+path = sys.argv[1]
+if not os.path.exists(path):
+    print("no stress.csv"); sys.exit()
+found = {}
+for row in csv.DictReader(open(path)):
+    if row["record"] == "violation" and row["count"] != "0":
+        found.setdefault(row["scenario"], set()).add(row["name"])
+print("; ".join(f"{s}: {', '.join(sorted(k))}" for s, k in sorted(found.items())) or "-")
+PY
+)
+        case "$status" in
+            3) verdict="**caught**" ;;
+            0) verdict="missed" ;;
+            *) verdict="error (exit $status)" ;;
+        esac
+        echo "| \`$bug\` | $verdict | $caught_by |"
+    done
+    exit 0
+fi
+
 echo "| seeded bug | scenario | caught (of $seeds seeds) | median seconds to catch | first violation (seed 1) |"
 echo "|---|---|---:|---:|---|"
 for entry in "${catalogue[@]}"; do

@@ -31,6 +31,9 @@ final class ThreadSampler: Sendable {
         thread.start()
     }
 
+    /// The peak the background samples have seen so far (sampler excluded).
+    var peakSoFar: Int { peak.load(ordering: .relaxed) }
+
     /// Stops sampling and returns the peak thread count seen (sampler excluded).
     func stop() -> Int {
         if let threads = ProcessStatus.current()?.threads {

@@ -78,8 +78,13 @@ final class CollectorTests: XCTestCase {
         let release = DispatchSemaphore(value: 0)
         let threads = (0..<3).map { _ in Thread { release.wait() } }
         threads.forEach { $0.start() }
-        Thread.sleep(forTimeInterval: 0.05)
+        // Until a background sample has seen them (not a fixed time: on a loaded machine the
+        // sampler may not run for a while), then the threads end before `stop` samples.
+        let deadline = Date().addingTimeInterval(30)
+        while sampler.peakSoFar < baseline - 1 + 3 && Date() < deadline { usleep(2_000) }
         for _ in threads { release.signal() }
+        for thread in threads { while !thread.isFinished && Date() < deadline { usleep(1_000) } }
+        XCTAssertGreaterThanOrEqual(sampler.peakSoFar, baseline - 1 + 3, "a background sample saw the three threads")
         XCTAssertGreaterThanOrEqual(sampler.stop(), baseline - 1 + 3)
     }
 
