@@ -69,6 +69,9 @@ let package = Package(
         // Not a product: the publish-order check's subject (scripts/check-publish-order.py
         // runs it under gdb), built in release without traits, as users ship the core.
         .executableTarget(name: "PublishOrderProbe", dependencies: ["RxSchedulers"], swiftSettings: languageMode),
+        // Not a product: runs one of the core's hot paths for the instruction-count gate
+        // (scripts/instruction-gate.py runs it under callgrind).
+        .executableTarget(name: "HotPathInstructions", dependencies: ["RxSchedulers", "CCallgrind"], swiftSettings: languageMode),
 
         // jemalloc, linked through the SchedulerBench library into every SchedulerBench
         // executable (schedbench and a user's): that process then allocates through it and

@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""The instruction-count gate of the core's hot paths: counts the instructions per event of
+each case of HotPathInstructions with callgrind, on a release build, and fails when one
+exceeds its stored threshold (Benchmarks/InstructionThresholds.json) by more than its
+tolerance.
+
+Instructions, not time: callgrind's count does not depend on the machine's load or on other
+processes, so the gate can run on a shared CI runner. A case runs at two sizes and the
+difference is divided by the difference in events, so fixed costs cancel. A case whose events
+stay on one thread repeats exactly and gets a tight tolerance; on a case whose events cross
+threads the count depends on how the drain's batches form (valgrind runs one thread at a
+time), so it is the minimum of three runs, with a wider tolerance. The thresholds file
+records both, and the spread they were set from.
+
+    scripts/instruction-gate.py                   build, count and check (exit 1 on a regression)
+    scripts/instruction-gate.py --update          count and store as the thresholds (commit them)
+    scripts/instruction-gate.py --cases a,b       only those cases
+    scripts/instruction-gate.py --self-test       check that the gate fails on a seeded 20%
+                                                  slowdown of one path (built from a copy of HEAD)
+
+The build passes -dwarf-version=4 to Swift and -gdwarf-4 to C: valgrind 3.19 (Debian 12)
+cannot read DWARF 5 ("unhandled dwarf2 abbrev form code 0x25"). Build your own binaries the
+same way to run callgrind on them.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+THRESHOLDS = os.path.join(ROOT, "Benchmarks", "InstructionThresholds.json")
+SIZES = (20_000, 40_000)
+CROSS_THREAD_RUNS = 3
+# Default tolerances for new cases: one-thread counts repeat exactly (the margin covers a
+# toolchain's or a dependency's small changes); cross-thread minimums moved 1% in 12 runs.
+TOLERANCE = {"one-thread": 0.02, "cross-thread": 0.08}
+# The self-test's slowdown: extra work per element in `map`, sized to 20% of chain.subject.
+SLOWED_CASE = "chain.subject"
+SLOWED_FILE = "Sources/RxSchedulers/Operators/Map.swift"
+
+
+def build(tree, scratch):
+    command = [
+        "swift", "build", "-c", "release", "--product", "HotPathInstructions", "--scratch-path", scratch,
+        "-Xswiftc", "-dwarf-version=4", "-Xcc", "-gdwarf-4",
+    ]
+    result = subprocess.run(command, cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if result.returncode != 0:
+        sys.stderr.write(result.stdout)
+        sys.exit(f"error: building HotPathInstructions failed ({' '.join(command)})")
+    return os.path.join(scratch, "release", "HotPathInstructions")
+
+
+def cases(binary):
+    listed = subprocess.run([binary, "list"], stdout=subprocess.PIPE, text=True, check=True).stdout
+    return {name: kind for name, kind, _ in (line.split("\t") for line in listed.splitlines())}
+
+
+def count(binary, case, events, scratch):
+    out = os.path.join(scratch, f"callgrind.{case}.{events}")
+    command = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}", "--quiet", binary, case, str(events)]
+    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+    totals = [line for line in open(out, encoding="utf-8") if line.startswith("totals:")] if os.path.exists(out) else []
+    if result.returncode != 0 or not totals:
+        sys.stderr.write(result.stdout[-3000:])
+        sys.exit(f"error: {case} at {events} events did not run under callgrind ({' '.join(command)})")
+    return int(totals[-1].split()[1])
+
+
+def per_event(binary, case, kind, scratch):
+    """Instructions per event, and the runs it came from."""
+    runs = []
+    for _ in range(CROSS_THREAD_RUNS if kind == "cross-thread" else 1):
+        small, large = (count(binary, case, events, scratch) for events in SIZES)
+        runs.append((large - small) / (SIZES[1] - SIZES[0]))
+    return min(runs), runs
+
+
+def measure(binary, chosen):
+    listed = cases(binary)
+    unknown = set(chosen) - set(listed)
+    if unknown:
+        sys.exit(f"error: unknown case(s) {', '.join(sorted(unknown))}; the cases: {', '.join(listed)}")
+    scratch = tempfile.mkdtemp(prefix="instruction-gate-")
+    try:
+        return {case: (kind, *per_event(binary, case, kind, scratch)) for case, kind in listed.items() if not chosen or case in chosen}
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def load_thresholds():
+    if not os.path.exists(THRESHOLDS):
+        return {}
+    try:
+        return json.load(open(THRESHOLDS, encoding="utf-8"))["cases"]
+    except (ValueError, KeyError) as problem:
+        sys.exit(f"error: {THRESHOLDS} is not a thresholds file ({problem}); restore it from git or run --update")
+
+
+def check(measured, thresholds):
+    """Prints a table; returns the cases over their threshold."""
+    regressed = []
+    print("| case | kind | instructions per event | threshold | tolerance | change | verdict |")
+    print("|---|---|---:|---:|---:|---:|---|")
+    for case, (kind, value, runs) in measured.items():
+        stored = thresholds.get(case)
+        if stored is None:
+            print(f"| {case} | {kind} | {value:.1f} | - | - | - | no threshold: run --update |")
+            regressed.append(case)
+            continue
+        limit, tolerance = stored["instructions_per_event"], stored["tolerance"]
+        change = value / limit - 1
+        if change > tolerance:
+            verdict = "**regressed**"
+            regressed.append(case)
+        elif change < -tolerance:
+            verdict = "improved: lower the threshold (--update)"
+        else:
+            verdict = "ok"
+        shown = f"{value:.1f}" + (f" (runs {', '.join(f'{run:.1f}' for run in runs)})" if len(runs) > 1 else "")
+        print(f"| {case} | {kind} | {shown} | {limit:.1f} | {tolerance:.0%} | {change:+.1%} | {verdict} |")
+    return regressed
+
+
+def update(measured):
+    thresholds = load_thresholds()
+    for case, (kind, value, runs) in measured.items():
+        previous = thresholds.get(case, {})
+        thresholds[case] = {
+            "kind": kind,
+            "instructions_per_event": round(value, 1),
+            "tolerance": previous.get("tolerance", TOLERANCE[kind]),
+            "runs": [round(run, 1) for run in runs],
+        }
+    document = {
+        "about": "Instructions per event of the core's hot paths (HotPathInstructions under callgrind, release); "
+        "checked by scripts/instruction-gate.py, written by scripts/instruction-gate.py --update.",
+        "sizes": list(SIZES),
+        "cases": dict(sorted(thresholds.items())),
+    }
+    with open(THRESHOLDS, "w", encoding="utf-8") as out:
+        json.dump(document, out, indent=2)
+        out.write("\n")
+    print(f"stored {len(measured)} thresholds in {os.path.relpath(THRESHOLDS, ROOT)}; commit them")
+
+
+def slowed_tree(scratch, extra):
+    """A copy of HEAD whose `map` does `extra` more instructions' worth of work per element."""
+    tree = os.path.join(scratch, "tree")
+    os.makedirs(tree)
+    archive = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, stdout=subprocess.PIPE, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", tree], input=archive, check=True)
+    path = os.path.join(tree, SLOWED_FILE)
+    source = open(path, encoding="utf-8").read()
+    anchor = "    public func map<Result>("
+    if source.count(anchor) != 1:
+        sys.exit(f"error: the self-test cannot find `map` in {SLOWED_FILE}; update SLOWED_FILE and the anchor")
+    # A loop the optimizer must keep (an opaque global), about 4 instructions a turn.
+    turns = max(1, round(extra / 4))
+    slowdown = (
+        "@usableFromInline nonisolated(unsafe) var _gateSelfTestSink = 0\n"
+        "@inline(never) @usableFromInline func _gateSelfTestWork() {\n"
+        f"    for turn in 0..<{turns} {{ _gateSelfTestSink &+= turn }}\n"
+        "}\n\n"
+    )
+    # Every element through map pays the work, before its transform.
+    per_element = "                        result = try transform(element)\n"
+    if source.count(per_element) != 1:
+        sys.exit(f"error: the self-test cannot find map's per-element call in {SLOWED_FILE}; update the anchor")
+    source = slowdown + source.replace(per_element, "                        _gateSelfTestWork()\n" + per_element)
+    open(path, "w", encoding="utf-8").write(source)
+    return tree, path
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--update", action="store_true", help="store the counts as the thresholds")
+    parser.add_argument("--cases", default="", help="comma-separated case names (default: all)")
+    parser.add_argument("--binary", help="a built HotPathInstructions (default: build it)")
+    parser.add_argument("--self-test", action="store_true", help="the gate must fail on a seeded 20%% slowdown of one path")
+    options = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        sys.exit("error: valgrind is not installed (apt-get install valgrind)")
+    chosen = [case for case in options.cases.split(",") if case]
+    if options.self_test:
+        return self_test()
+    binary = options.binary or build(ROOT, os.path.join(ROOT, ".build-instructions"))
+    measured = measure(binary, chosen)
+    if options.update:
+        update(measured)
+        return
+    regressed = check(measured, load_thresholds())
+    if regressed:
+        print(f"\ninstruction gate: {len(regressed)} case(s) over threshold: {', '.join(regressed)}", file=sys.stderr)
+        sys.exit(1)
+    print(f"\ninstruction gate: {len(measured)} cases within their thresholds")
+
+
+def self_test():
+    thresholds = load_thresholds()
+    if SLOWED_CASE not in thresholds:
+        sys.exit(f"error: no threshold for {SLOWED_CASE}: run --update first")
+    extra = 0.2 * thresholds[SLOWED_CASE]["instructions_per_event"]
+    scratch = tempfile.mkdtemp(prefix="instruction-gate-self-test-")
+    try:
+        tree, _ = slowed_tree(scratch, extra)
+        binary = build(tree, os.path.join(scratch, "build"))
+        measured = measure(binary, [SLOWED_CASE, "chain.range", "mpsc.enqueueDequeue"])
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(f"self-test: `map` does about {extra:.0f} more instructions per element (20% of {SLOWED_CASE})")
+    regressed = check(measured, thresholds)
+    expected = {SLOWED_CASE}
+    if not expected <= set(regressed) or "mpsc.enqueueDequeue" in regressed:
+        sys.exit(f"error: the gate did not single out the slowed path (regressed: {regressed or 'none'})")
+    print("\nself-test: the gate fails on the seeded slowdown, and not on a path without map")
+
+
+if __name__ == "__main__":
+    main()
