@@ -62,7 +62,7 @@ def cases(binary):
 
 def count(binary, case, events, scratch):
     out = os.path.join(scratch, f"callgrind.{case}.{events}")
-    command = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}", "--quiet", binary, case, str(events)]
+    command = ["valgrind", "--tool=callgrind", "--fair-sched=yes", "--instr-atstart=no", f"--callgrind-out-file={out}", "--quiet", binary, case, str(events)]
     result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
     totals = [line for line in open(out, encoding="utf-8") if line.startswith("totals:")] if os.path.exists(out) else []
     if result.returncode != 0 or not totals:
