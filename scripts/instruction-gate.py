@@ -18,9 +18,11 @@ records both, and the spread they were set from.
     scripts/instruction-gate.py --self-test       check that the gate fails on a seeded 20%
                                                   slowdown of one path (built from a copy of HEAD)
 
-The build passes -dwarf-version=4 to Swift and -gdwarf-4 to C: valgrind 3.19 (Debian 12)
-cannot read DWARF 5 ("unhandled dwarf2 abbrev form code 0x25"). Build your own binaries the
-same way to run callgrind on them.
+The build passes -gdwarf-4 to C (and -dwarf-version=4 to Swift, which emits DWARF 4 anyway):
+valgrind 3.19 (Debian 12) cannot read the DWARF 5 that clang writes for the package's C
+targets ("unhandled dwarf2 abbrev form code 0x25") and gives up on the whole binary. To run
+callgrind on your own builds, build them the same way:
+    swift build -c release -Xcc -gdwarf-4 -Xswiftc -dwarf-version=4
 """
 import argparse
 import json

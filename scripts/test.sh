@@ -2,7 +2,8 @@
 # Runs every test: the full suite in a debug build, the core's tests again in a release
 # build without any trait (the configuration users ship: no stress points, no seeded bugs;
 # the hot paths inlined into callers), the publish-order check of that build
-# (scripts/check-publish-order.py), a short stress pass (schedbench stress, 45 s, a
+# (scripts/check-publish-order.py), the instruction-count gate of the core's hot paths
+# (scripts/instruction-gate.py, callgrind), a short stress pass (schedbench stress, 45 s, a
 # fresh seed) on a release build with the stress hooks, the whole suite under
 # ThreadSanitizer (it must report nothing), the example package of a user's scheduler
 # (built in release through the command plugin, measured, and stress-tested: its correct
@@ -42,6 +43,10 @@ if [ "${SKIP_RELEASE:-0}" != "1" ]; then
     swift test -c release -Xswiftc -enable-testing --disable-default-traits --scratch-path .build-release-tests --filter RxSchedulersTests
     echo "== publish order of the shipped build (release, no traits: every retain before the publish, in gdb)"
     scripts/check-publish-order.py
+    echo "== instructions per event of the core's hot paths (callgrind; Benchmarks/InstructionThresholds.json)"
+    scripts/instruction-gate.py
+    # The gate must fail on a seeded 20% slowdown of one path (a copy of HEAD with slower map).
+    scripts/instruction-gate.py --self-test
     echo "== schedbench stress (release with the stress hooks, 45 s; a failure prints its seed and replay command)"
     swift build -c release --traits StressHooks --scratch-path .build-release-stress --product schedbench
     # No workload closure may pay a run-time executor check the scheduler under test does not.
