@@ -36,8 +36,8 @@ def strong_count(obj):
 
 
 class Case:
-    def __init__(self, number, flag, size, payload, in_slot, chunk, thread):
-        self.number, self.flag, self.size, self.payload, self.in_slot, self.chunk, self.thread = number, flag, size, payload, in_slot, chunk, thread
+    def __init__(self, number, flag, size, payload, chunk, thread):
+        self.number, self.flag, self.size, self.payload, self.chunk, self.thread = number, flag, size, payload, chunk, thread
         self.published = None  # "payload=… chunk=…" once the publish is seen
         self.objects = set()
         self.retained_after = 0
@@ -49,8 +49,8 @@ actions = []  # what to do once gdb has stopped: breakpoints are not added or de
 
 class Arm(gdb.Breakpoint):
     def stop(self):
-        number, flag, size, payload, in_slot, chunk = registers("rdi", "rsi", "rdx", "rcx", "r8", "r9")
-        actions.append(("arm", Case(number, flag, size, payload, in_slot, chunk, gdb.selected_thread().num)))
+        number, flag, size, payload, chunk = registers("rdi", "rsi", "rdx", "rcx", "r8")
+        actions.append(("arm", Case(number, flag, size, payload, chunk, gdb.selected_thread().num)))
         return True
 
 
@@ -64,9 +64,8 @@ class Published(gdb.Breakpoint):
         case = self.case
         if gdb.selected_thread().num != case.thread or read(case.flag, case.size) == 0:
             return False
-        payload = read(case.payload) if case.in_slot else case.payload
-        case.objects = {payload} | ({case.chunk} if case.chunk else set())
-        case.published = f"payload={strong_count(payload)}" + (f" chunk={strong_count(case.chunk)}" if case.chunk else "")
+        case.objects = {case.payload} | ({case.chunk} if case.chunk else set())
+        case.published = f"payload={strong_count(case.payload)}" + (f" chunk={strong_count(case.chunk)}" if case.chunk else "")
         actions.append(("published", self))
         return True
 

@@ -30,17 +30,16 @@ final class Payload {
 }
 
 /// Where the check breaks before each case, by this symbol name. Its arguments, in the
-/// registers Swift passes them in on x86-64 (rdi, rsi, rdx, rcx, r8, r9): the case number,
-/// the flag's address and size in bytes, the payload object (or, with `objectIsInSlot` 1,
-/// the slot whose first word holds it), and the chunk the handle keeps (or nil).
+/// registers Swift passes them in on x86-64 (rdi, rsi, rdx, rcx, r8): the case number, the
+/// flag's address and size in bytes, the payload object, and the chunk the handle keeps (or
+/// nil).
 @_silgen_name("publish_probe_arm")
 @inline(never) @_optimize(none)
 func publishProbeArm(
-    _ caseNumber: Int, _ flag: UnsafeRawPointer, _ flagBytes: Int, _ object: UnsafeRawPointer, _ objectIsInSlot: Int,
-    _ chunk: UnsafeRawPointer?
+    _ caseNumber: Int, _ flag: UnsafeRawPointer, _ flagBytes: Int, _ object: UnsafeRawPointer, _ chunk: UnsafeRawPointer?
 ) {
     // Used, so that the optimizer keeps every argument in its register at the call.
-    lastArmed = [caseNumber, Int(bitPattern: flag), flagBytes, Int(bitPattern: object), objectIsInSlot, Int(bitPattern: chunk)]
+    lastArmed = [caseNumber, Int(bitPattern: flag), flagBytes, Int(bitPattern: object), Int(bitPattern: chunk)]
     armedCases += 1
 }
 
@@ -57,13 +56,9 @@ nonisolated(unsafe) var armedCases = 0
 nonisolated(unsafe) var lastArmed: [Int] = []
 nonisolated(unsafe) var lastDone = -1
 
-func arm(_ caseNumber: Int, _ name: String, site: PublishSite, object: AnyObject?) {
+func arm(_ caseNumber: Int, _ name: String, site: PublishSite, object: AnyObject) {
     print("probe-case \(caseNumber) \(name)")
-    if let object {
-        publishProbeArm(caseNumber, site.flag, site.flagBytes, UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()), 0, site.chunk)
-    } else {
-        publishProbeArm(caseNumber, site.flag, site.flagBytes, site.payload, 1, site.chunk)
-    }
+    publishProbeArm(caseNumber, site.flag, site.flagBytes, UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()), site.chunk)
 }
 
 // MARK: Case 0: the seeded instance
@@ -79,7 +74,7 @@ func seededRetainAfterPublish() {
     let slot = UnsafeMutablePointer<Unmanaged<Payload>>.allocate(capacity: 1)
     let flag = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 1)
     flag.initialize(to: Atomic(0))
-    let site = PublishSite(flag: UnsafeRawPointer(flag), flagBytes: 8, payload: UnsafeRawPointer(slot), chunk: nil)
+    let site = PublishSite(flag: UnsafeRawPointer(flag), flagBytes: 8, chunk: nil)
     arm(0, "seeded.retainAfterPublish", site: site, object: payload)
     slot.initialize(to: Unmanaged.passUnretained(payload))
     flag.pointee.store(1, ordering: .releasing)
@@ -137,11 +132,7 @@ func mainFromBackground() {
     let thread = Thread {
         let scheduler = MainScheduler.instance
         let payload = Payload(4)
-        // The item is its own handle: no handle takes a reference to the chunk here.
-        let site = scheduler.nextPublishSite!
-        arm(
-            4, "MainScheduler.instance.schedule (from a background thread)",
-            site: PublishSite(flag: site.flag, flagBytes: site.flagBytes, payload: site.payload, chunk: nil), object: nil)
+        arm(4, "MainScheduler.instance.schedule (from a background thread)", site: scheduler.nextPublishSite!, object: payload)
         let handle = scheduler.schedule(payload) { _ in Disposables.create() }
         publishProbeDone(4)
         withExtendedLifetime(payload) {}

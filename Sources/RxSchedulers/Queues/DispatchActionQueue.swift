@@ -85,16 +85,6 @@ final class DispatchActionQueue: @unchecked Sendable {
         return QueuedActionDisposable(chunk: handleReference.takeRetainedValue(), index: index)
     }
 
-    /// Queues an item that checks its own disposal and is its own handle.
-    func enqueue(_ item: ScheduledItemType) {
-        let (chunk, index) = claim()
-        chunk._withUnsafeGuaranteedRef { chunk in
-            chunk.store(item, at: index)
-            stressPoint(.actionQueueClaimed)
-            chunk.publish(at: index)
-        }
-    }
-
     /// Claims a slot; the chunk is kept alive by the queue until the slot is published.
     @inlinable
     func claim() -> (Unmanaged<ActionChunk>, Int) {

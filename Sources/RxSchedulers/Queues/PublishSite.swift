@@ -14,16 +14,12 @@ package struct PublishSite {
     package let flag: UnsafeRawPointer
     /// Bytes of the flag: 1 for `MPSCQueue`, a word for `ActionChunk`.
     package let flagBytes: Int
-    /// The slot's payload: an element, an inline action's words, or an item existential
-    /// whose first word is the item object.
-    package let payload: UnsafeRawPointer
     /// The chunk object whose reference a handle takes before the publish, if any.
     package let chunk: UnsafeRawPointer?
 
-    package init(flag: UnsafeRawPointer, flagBytes: Int, payload: UnsafeRawPointer, chunk: UnsafeRawPointer?) {
+    package init(flag: UnsafeRawPointer, flagBytes: Int, chunk: UnsafeRawPointer?) {
         self.flag = flag
         self.flagBytes = flagBytes
-        self.payload = payload
         self.chunk = chunk
     }
 }
@@ -35,9 +31,7 @@ extension MPSCQueue {
         let chunk = Self.unpack(word)
         let index = Int(word >> Self.claimShift)
         precondition(index < Self.chunkCapacity, "nextPublishSite: the tail chunk is full")
-        return PublishSite(
-            flag: UnsafeRawPointer(chunk.flags + index), flagBytes: MemoryLayout<Atomic<UInt8>>.size,
-            payload: UnsafeRawPointer(chunk.values + index), chunk: nil)
+        return PublishSite(flag: UnsafeRawPointer(chunk.flags + index), flagBytes: MemoryLayout<Atomic<UInt8>>.size, chunk: nil)
     }
 }
 
@@ -50,7 +44,7 @@ extension DispatchActionQueue {
         return Self.unpack(word)._withUnsafeGuaranteedRef { chunk in
             PublishSite(
                 flag: UnsafeRawPointer(chunk.flags + index), flagBytes: MemoryLayout<Atomic<Int>>.size,
-                payload: UnsafeRawPointer(chunk.payload(at: index)), chunk: UnsafeRawPointer(Unmanaged.passUnretained(chunk).toOpaque()))
+                chunk: UnsafeRawPointer(Unmanaged.passUnretained(chunk).toOpaque()))
         }
     }
 }

@@ -48,11 +48,14 @@ final class BatchedDispatch: @unchecked Sendable {
         return handle
     }
 
-    /// Queues `item`, which is its own handle, and makes sure a drain block is on its way.
-    @usableFromInline
-    func submit(_ item: ScheduledItemType) {
-        pending.enqueue(item)
-        requestDrain()
+    /// `schedule`, counting the action in `unfinished` first, as `MainScheduler`'s inline
+    /// test needs: from the increment on, a main-queue caller sees an action of its
+    /// scheduler pending and enqueues behind it instead of running inline.
+    @inlinable
+    func scheduleCounted<State>(_ state: State, action: @escaping (State) -> Disposable) -> Disposable {
+        unfinished.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        stressPoint(.mainEnqueuing)
+        return schedule(state, action: action)
     }
 
     /// Counts one request, and submits the drain block if none is scheduled or running.

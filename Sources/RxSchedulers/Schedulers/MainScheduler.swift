@@ -27,7 +27,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     private let mainQueue = DispatchQueue.main
     /// Runs batched actions, and keeps the count of actions accepted to run on the main
     /// queue that have not finished yet (`unfinished`) in either mode.
-    @usableFromInline let dispatcher = BatchedDispatch(queue: DispatchQueue.main, countsUnfinished: true)
+    @usableFromInline let dispatcher: BatchedDispatch
     /// Actions running inline. Touched only on the main queue, whose blocks run one at a
     /// time, so a plain counter: the inline path needs no read-modify-write.
     @usableFromInline @exclusivity(unchecked) var inlineDepth = 0
@@ -36,7 +36,12 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     /// instances do not force it to enqueue (RxSwift issue #2704).
     public init(dispatch: Dispatch = .batched) {
         self.mainDispatch = dispatch
-        super.init(serialQueue: DispatchQueue.main)
+        let dispatcher = BatchedDispatch(queue: DispatchQueue.main, countsUnfinished: true)
+        self.dispatcher = dispatcher
+        // Batched: `schedule` puts the action in a slot of the dispatcher's queue, counted,
+        // with no allocation (the slot's handle is the disposable), one main-queue block
+        // per burst. Per action: `submitOwnWay`.
+        super.init(serialQueue: DispatchQueue.main, countedBatch: dispatch == .batched ? dispatcher : nil)
     }
 
     /// Same as `init(dispatch: .batched)`.
@@ -88,9 +93,12 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     /// (and the action) into its own code.
     @inlinable
     override func enterInline() -> Bool {
+        // The count first: from any thread one atomic load, and in a burst from a background
+        // thread (the count above zero) it spares the main-queue test. `inlineDepth` is
+        // main-queue state, read only once on the main queue.
         guard
-            DispatchQueue.isMain && (inlineDepth == 0 || SeededBug.isActive(.mainReentrant))
-                && (dispatcher.unfinished.load(ordering: .acquiring) == 0 || SeededBug.isActive(.mainJumpsQueue))
+            (dispatcher.unfinished.load(ordering: .acquiring) == 0 || SeededBug.isActive(.mainJumpsQueue))
+                && DispatchQueue.isMain && (inlineDepth == 0 || SeededBug.isActive(.mainReentrant))
         else { return false }
         inlineDepth = 1
         return true
@@ -104,20 +112,15 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     @usableFromInline
     override var submitsOwnWay: Bool { true }
 
-    /// Hands the item to the main queue: counted, then batched or one block per action.
+    /// Per action: the item goes to the main queue in a block of its own, counted.
     @usableFromInline
     override func submitOwnWay(_ item: ScheduledItemType) {
         dispatcher.unfinished.wrappingAdd(1, ordering: .acquiringAndReleasing)
         stressPoint(.mainEnqueuing)
-        switch mainDispatch {
-        case .perAction:
-            perActionBlocks.wrappingAdd(1, ordering: .relaxed)
-            mainQueue.async {
-                if !item.isDisposed || SeededBug.isActive(.perActionRunsDisposed) { item.invoke() }
-                self.dispatcher.unfinished.wrappingSubtract(1, ordering: .acquiringAndReleasing)
-            }
-        case .batched:
-            dispatcher.submit(item)
+        perActionBlocks.wrappingAdd(1, ordering: .relaxed)
+        mainQueue.async {
+            if !item.isDisposed || SeededBug.isActive(.perActionRunsDisposed) { item.invoke() }
+            self.dispatcher.unfinished.wrappingSubtract(1, ordering: .acquiringAndReleasing)
         }
     }
 }

@@ -16,6 +16,10 @@ public class SerialDispatchQueueScheduler: SchedulerType, DispatchPeriodicSchedu
     public typealias Dispatch = SchedulerDispatch
 
     @usableFromInline let configuration: DispatchQueueConfiguration
+    /// The batched dispatch that takes actions into a queue slot and counts them
+    /// (`BatchedDispatch.scheduleCounted`): `MainScheduler` with `SchedulerDispatch.batched`;
+    /// nil otherwise. Stored, so `schedule` reads it without a call or a retain.
+    @usableFromInline let countedBatch: BatchedDispatch?
 
     var dispatchConfiguration: DispatchQueueConfiguration { configuration }
 
@@ -25,8 +29,12 @@ public class SerialDispatchQueueScheduler: SchedulerType, DispatchPeriodicSchedu
     /// How this scheduler hands actions to its queue.
     public var dispatch: Dispatch { configuration.dispatch }
 
-    init(serialQueue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0), dispatch: Dispatch = .perAction) {
+    init(
+        serialQueue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0), dispatch: Dispatch = .perAction,
+        countedBatch: BatchedDispatch? = nil
+    ) {
         configuration = DispatchQueueConfiguration(queue: serialQueue, leeway: leeway, dispatch: dispatch)
+        self.countedBatch = countedBatch
     }
 
     /// A scheduler on a new serial queue named `internalSerialQueueName`, after
@@ -72,6 +80,7 @@ public class SerialDispatchQueueScheduler: SchedulerType, DispatchPeriodicSchedu
             defer { exitInline() }
             return action(state)
         }
+        if let countedBatch { return countedBatch.scheduleCounted(state, action: action) }
         guard submitsOwnWay else { return configuration.schedule(state, action: action) }
         let item = ScheduledItem(action: action, state: state)
         submitOwnWay(item)
