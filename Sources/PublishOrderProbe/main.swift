@@ -143,9 +143,25 @@ func mainFromBackground() {
     done.wait()
 }
 
+/// A disposable whose reference count the check reads.
+final class ProbeDisposable: Disposable {
+    func dispose() {}
+}
+
+func singleAssignment() {
+    let holder = SingleAssignmentDisposable()
+    let payload = ProbeDisposable()
+    arm(5, "SingleAssignmentDisposable.setDisposable", site: holder.publishSite, object: payload)
+    holder.setDisposable(payload)
+    publishProbeDone(5)
+    withExtendedLifetime(payload) {}
+    holder.dispose()
+}
+
 seededRetainAfterPublish()
 mpscQueueEnqueue()
 mpscQueueEnqueueEvent()
 batchedSchedule()
 mainFromBackground()
+singleAssignment()
 print("probe-done \(armedCases)")

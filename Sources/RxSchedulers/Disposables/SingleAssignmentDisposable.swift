@@ -15,6 +15,9 @@ public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
 
     deinit { Resources.decrementTotal() }
 
+    /// The state's bits, for the publish-order probe's layout check.
+    var stateBits: Int { state.load(ordering: .relaxed) }
+
     public var isDisposed: Bool {
         state.load(ordering: .acquiring) & Self.disposedBit != 0
     }

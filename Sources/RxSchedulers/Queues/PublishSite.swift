@@ -59,3 +59,14 @@ extension SerialDispatchQueueScheduler {
         return configuration.batch?.pending.nextPublishSite
     }
 }
+
+extension SingleAssignmentDisposable {
+    /// Its state word, which `setDisposable` sets (`assignedBit`) after storing the
+    /// disposable: a `dispose()` on another thread that sees the bit takes the disposable
+    /// and releases it. `state` is the class's first stored property.
+    package var publishSite: PublishSite {
+        let state = UnsafeRawPointer(_getUnsafePointerToStoredProperties(self))
+        precondition(state.load(as: Int.self) == stateBits, "publishSite: state is not the first stored property")
+        return PublishSite(flag: state, flagBytes: MemoryLayout<Int>.size, chunk: nil)
+    }
+}
