@@ -60,7 +60,7 @@ def main():
         env = dict(os.environ)
         print(f"| mutant | what it breaks | stress ({duration} s, seed {seed}) |" + (" core unit tests |" if unit else ""))
         print("|---|---|---|" + ("---|" if unit else ""))
-        caught = total = 0
+        caught = total = unit_failed = unit_total = 0
         for mutant in listed:
             if chosen and mutant["id"] not in chosen:
                 continue
@@ -96,11 +96,21 @@ def main():
                 unit_verdict = ""
                 if unit:
                     tests = ["swift", "test", "--filter", "RxSchedulersTests", "--scratch-path", os.path.join(scratch, "build-tests")]
-                    unit_verdict = " fails |" if run(tests, tree, log, env) != 0 else " passes |"
+                    unit_total += 1
+                    if run(tests, tree, log, env) != 0:
+                        unit_failed += 1
+                        unit_verdict = " fails |"
+                    else:
+                        unit_verdict = " passes |"
                 print(f"| `{mutant['id']}` | {mutant['breaks']} | {verdict} |{unit_verdict}", flush=True)
             finally:
                 open(path, "w", encoding="utf-8").write(original)
-        print(f"\ncaught {caught} of {total} mutants that built (log: {log})")
+        print()
+        if stress:
+            print(f"stress caught {caught} of {total} mutants that built")
+        if unit:
+            print(f"the core's unit tests failed on {unit_failed} of {unit_total} mutants")
+        print(f"log: {log}")
     finally:
         if os.environ.get("KEEP") != "1":
             shutil.rmtree(os.path.join(scratch, "build"), ignore_errors=True)
