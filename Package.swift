@@ -31,12 +31,6 @@ let package = Package(
             name: "StressHooks",
             description: "Compile the core's stress points (perturbation for schedbench stress) and its seeded bugs (RXSCHEDULERS_SEEDED_BUG)."
         ),
-        // A calibrated per-event slowdown of one case (SCHEDBENCH_SLOWDOWN), for validating the
-        // gate against a truly slower build. Off by default: without it nothing of it is compiled.
-        .trait(
-            name: "ValidationSlowdown",
-            description: "Compile the calibrated slowdown of one case (SCHEDBENCH_SLOWDOWN=CASE-PREFIX:PERCENT) into the harness, for validating the gate."
-        ),
         // A history shared by a fleet in PostgreSQL (`--db postgres://…`), through postgres-nio
         // (`swift build -c release --traits PostgreSQL`). Off by default: it adds SwiftNIO and
         // BoringSSL, several minutes to a first build; the SQLite history needs none of it.

@@ -9,9 +9,7 @@
 # (built in release through the command plugin, measured, and stress-tested: its correct
 # scheduler passes, its broken one fails), the public-API check, and the DocC catalogs (no
 # warnings allowed). The debug and ThreadSanitizer builds have the StressHooks trait (the
-# core's stress points and seeded bugs, which the stress tests need); the debug pass also has
-# the ValidationSlowdown trait, whose tests need it (a release build without it must contain
-# none of it, which the release pass checks). The debug pass also
+# core's stress points and seeded bugs, which the stress tests need). The debug pass also
 # has the PostgreSQL trait and runs the history tests against a PostgreSQL server it
 # starts on loopback (scripts/test-postgres.sh); the other passes leave PostgreSQL out (it
 # adds SwiftNIO and BoringSSL to each build).
@@ -36,7 +34,7 @@ fi
 
 echo "== swift test (with a PostgreSQL server for the history tests)"
 start_test_postgres
-swift test --traits StressHooks,PostgreSQL,ValidationSlowdown
+swift test --traits StressHooks,PostgreSQL
 
 if [ "${SKIP_RELEASE:-0}" != "1" ]; then
     echo "== swift test -c release, no traits (RxSchedulersTests)"
@@ -53,11 +51,6 @@ if [ "${SKIP_RELEASE:-0}" != "1" ]; then
     swift build -c release --traits StressHooks --scratch-path .build-release-stress --product schedbench
     # No workload closure may pay a run-time executor check the scheduler under test does not.
     scripts/check-isolation-checks.sh .build-release-stress/release/schedbench
-    # The validation slowdown exists only in builds with its trait: nothing of it here.
-    if nm .build-release-stress/release/schedbench | grep -q ValidationSlowdown; then
-        echo "error: ValidationSlowdown is compiled into a build without its trait" >&2
-        exit 1
-    fi
     stress_out="$(mktemp -d)"
     .build-release-stress/release/schedbench stress --duration 45 --out "$stress_out/stress" --quiet
     rm -rf "$stress_out"

@@ -36,7 +36,6 @@ struct CaseRunner {
     func run(_ benchCase: BenchCase) throws -> CaseResult {
         let workload = Workloads.named(benchCase.workload)
         var records: [TrialRecord] = []
-        try prepareValidationSlowdown(workload, benchCase)
         var (warmupViolations, samples) = try warmup(workload, benchCase)
 
         var overheadPairs: [(on: Double, off: Double)] = []
@@ -105,7 +104,6 @@ struct CaseRunner {
     /// operations.
     func runCountingOnly(_ counting: CountingTrial, _ benchCase: BenchCase) throws -> (CaseResult, operations: Int?) {
         let workload = Workloads.named(benchCase.workload)
-        try prepareValidationSlowdown(workload, benchCase)
         var (warmupViolations, samples) = try warmup(workload, benchCase)
         let record: TrialRecord?
         var operations: Int?
@@ -133,19 +131,6 @@ struct CaseRunner {
     }
 
     /// The untimed warmup trials: their violations and violation descriptions.
-    /// In a build with the `ValidationSlowdown` trait, sets the case's slowdown from one
-    /// untimed calibration trial (see `ValidationSlowdown`); nothing otherwise.
-    private func prepareValidationSlowdown(_ workload: any Workload, _ benchCase: BenchCase) throws {
-        #if ValidationSlowdown
-        try ValidationSlowdown.prepare(for: benchCase) {
-            try continueUnlessCancelled()
-            let calibration = try workload.runTrial(benchCase, invariants: InvariantReport(), checking: true)
-            _ = waitForResources(atMost: Resources.total)
-            return Self.throughput(calibration)[.nsPerEvent]
-        }
-        #endif
-    }
-
     private func warmup(_ workload: any Workload, _ benchCase: BenchCase) throws -> (violations: Int, samples: [String]) {
         var violations = 0
         var samples: [String] = []

@@ -28,9 +28,6 @@ final class ItemConsumer: @unchecked Sendable {
         if recordsLatency { latency.record(intended: item.stamp, completed: MonotonicClock.now()) }
         sequence?.observe(producer: item.producer, sequence: item.sequence)
         delivered &+= 1
-        #if ValidationSlowdown
-        ValidationSlowdown.perEvent()
-        #endif
         overlap?.leave()
     }
 
