@@ -19,6 +19,8 @@ final class CreationTests: RxTestCase {
         XCTAssertEqual(events(Observable<Int>.empty()), [.completed])
         XCTAssertEqual(events(Observable<Int>.error(TestError(2))), [.error(TestError(2))])
         XCTAssertEqual(events(Observable<Int>.never()), [])
+        XCTAssertEqual(events(Observable.from(optional: 7)), [.next(7), .completed])
+        XCTAssertEqual(events(Observable<Int>.from(optional: nil)), [.completed])
     }
 
     func testCreateEnforcesTheGrammar() {
@@ -91,6 +93,17 @@ final class CreationTests: RxTestCase {
         let third = TestScheduler(initialClock: 0)
         let range = third.start { Observable<Int>.range(start: 5, count: 2, scheduler: third) }
         XCTAssertEqual(range.events, [.next(201, 5), .next(202, 6), .completed(203)])
+
+        // from(optional:scheduler:): the element in one action, the completion in the next.
+        let fourth = TestScheduler(initialClock: 0)
+        let some = fourth.start { Observable.from(optional: 3, scheduler: fourth) }
+        XCTAssertEqual(some.events, [.next(201, 3), .completed(202)])
+        let fifth = TestScheduler(initialClock: 0)
+        let none = fifth.start { Observable<Int>.from(optional: nil, scheduler: fifth) }
+        XCTAssertEqual(none.events, [.completed(201)])
+        let sixth = TestScheduler(initialClock: 0)
+        let cancelled = sixth.start(created: 100, subscribed: 200, disposed: 201) { Observable.from(optional: 3, scheduler: sixth) }
+        XCTAssertEqual(cancelled.events, [], "disposed before its action ran, nothing is delivered")
     }
 
     func testTimerAndIntervalInVirtualTime() {

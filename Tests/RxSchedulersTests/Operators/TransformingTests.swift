@@ -31,6 +31,46 @@ final class TransformingTests: RxTestCase {
         XCTAssertEqual(observer.events, [.next(220, 2), .next(240, 4), .error(250, TestError())])
     }
 
+    func testCompactMapLeavesOutNilsAndEndsOnAThrow() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let source = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .next(240, 5), .completed(300)])
+        let observer = scheduler.start {
+            source.compactMap { value -> String? in
+                if value == 5 { throw TestError(5) }
+                return value % 2 == 0 ? "\(value)" : nil
+            }
+        }
+        XCTAssertEqual(observer.events, [.next(210, "2"), .next(230, "4"), .error(240, TestError(5))])
+        XCTAssertEqual(source.subscriptions, [Subscription(200, 240)])
+    }
+
+    func testScanEmitsEachIntermediateResultAndStartsAgainPerSubscription() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let source = scheduler.createColdObservable([.next(10, 1), .next(20, 2), .next(30, 3), .completed(40)])
+        let scanned = source.scan(100) { $0 + $1 }
+        let first = scheduler.createObserver(Int.self)
+        let second = scheduler.createObserver(Int.self)
+        scheduler.scheduleAt(200) { _ = scanned.subscribe(first) }
+        // A second subscription, while the first still runs, starts from the seed again.
+        scheduler.scheduleAt(215) { _ = scanned.subscribe(second) }
+        scheduler.start()
+        XCTAssertEqual(first.events, [.next(210, 101), .next(220, 103), .next(230, 106), .completed(240)])
+        XCTAssertEqual(second.events, [.next(225, 101), .next(235, 103), .next(245, 106), .completed(255)])
+    }
+
+    func testScanIntoMutatesInPlaceAndEndsOnAThrow() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let source = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .completed(300)])
+        let observer = scheduler.start {
+            source.scan(into: [Int]()) { array, value in
+                if value == 3 { throw TestError(3) }
+                array.append(value)
+            }
+        }
+        XCTAssertEqual(observer.events, [.next(210, [1]), .next(220, [1, 2]), .error(230, TestError(3))])
+        XCTAssertEqual(source.subscriptions, [Subscription(200, 230)])
+    }
+
     func testFilterDisposedEarly() {
         let scheduler = TestScheduler(initialClock: 0)
         let source = scheduler.createHotObservable([.next(210, 2), .next(400, 4), .completed(500)])
