@@ -40,6 +40,7 @@ catalogue=(
     "perActionRunsDisposed batched.spec"
     "trampolineStopsAtChunkMultiple trampoline.tree"
     "scheduledDisposableInline disposal.site"
+    "shareReplayUngated subscribe.storm"
 )
 if [ "${DEFAULT:-0}" = "1" ]; then
     seed="${SEED:-1}"

@@ -11,15 +11,16 @@ import RxSchedulers
 /// random moment: at once (racing the subscription itself), after a random pause, from
 /// another thread, or after the pipeline completed. Checked, per pipeline: one observer
 /// call at a time (`overlap`), the grammar (`grammar`) and per-source order where the
-/// pipeline promises it; and, once every thread is done, `Resources.total` back to its
+/// pipeline promises it (`reorder`: `share(replay: 1)` must replay to its racing second
+/// subscriber before that one sees a newer element); and, once every thread is done, `Resources.total` back to its
 /// baseline within 2 s (`leak`: a subscription disposal lost in a race keeps a timer or a
 /// sink alive). A crash is caught by the parent process.
 final class SubscribeStormScenario: CataloguedStressScenario {
     static let name = StressScenarioName.subscribeStorm
     static let summary =
         "threads subscribe and dispose random pipelines at once: no crash, no leak, grammar and serialization kept"
-    static let checks: [ViolationKind] = [.overlap, .grammar, .leak, .hang, .crash]
-    static let catches: [SeededBug] = [.mergeUnserialized, .serialDisposableLeak]
+    static let checks: [ViolationKind] = [.overlap, .grammar, .reorder, .leak, .hang, .crash]
+    static let catches: [SeededBug] = [.mergeUnserialized, .serialDisposableLeak, .shareReplayUngated]
 
     enum Pipeline: String, CaseIterable {
         case subscribeOn, observeOn, merge, flatMapLatest, amb, concat, share, throttle, interval, endlessInterval

@@ -189,6 +189,10 @@ func stressPoint(_ point: StressPoint) {
     /// disposes it instead of on its scheduler, so `subscribe(on:)` tears its source down
     /// off the scheduler it promises.
     case scheduledDisposableInline
+    /// Reorder: `share(replay:)` replays to a late subscriber without holding back the live
+    /// events that arrive meanwhile, so the subscriber can see a newer element before the
+    /// replayed one.
+    case shareReplayUngated
 
     /// The environment variable that switches a seeded bug on.
     package static let environmentVariable = "RXSCHEDULERS_SEEDED_BUG"

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How long `share(replay:scope:)` keeps the shared connection's state.
 public enum SubjectLifetimeScope {
     /// Forget replayed elements and termination when the last subscriber leaves; the
@@ -11,106 +13,228 @@ extension ObservableType {
     /// One subscription to the source shared by all subscribers, started by the first
     /// and ended when the last leaves; late subscribers first receive up to `replay`
     /// latest elements.
+    ///
+    /// Events are delivered outside the share's lock, and a late subscriber's replay
+    /// too (as RxSwift main does): a subscriber may subscribe, or dispose, from inside
+    /// its handlers, and a handler may wait for another thread that does. A late
+    /// subscriber still sees its replay before any live event: events that arrive while
+    /// it is being replayed to wait, in order, until the replay is done (`ReplayGate`).
+    ///
+    /// Cost per event: one lock (a spin lock: the critical section is a few loads and
+    /// stores), the replayed element stored, and each subscriber's handler called (one
+    /// atomic load more for a subscriber that was replayed to); no allocation. The
+    /// per-event code is specialized in the caller.
+    @inlinable
     public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Observable<Element> {
         precondition(replay >= 0, "replay can't be negative")
-        return ShareReplay(source: asObservable(), replay: replay, scope: scope)
+        return ShareReplay(source: asObservable(), replay: replay, scope: scope) { connection in
+            { event in connection.on(event) }
+        }
     }
 }
 
-/// The shared connection: replay buffer, subscribers and the source subscription.
-private final class ShareReplay<Element>: Observable<Element>, ObserverType {
-    private let source: Observable<Element>
-    private let replay: Int
-    private let scope: SubjectLifetimeScope
-    private let lock = Lock(recursive: true)
+/// The shared source: what is replayed, and the current connection to the source.
+@usableFromInline
+final class ShareReplay<Element>: Observable<Element> {
+    @usableFromInline let source: Observable<Element>
+    @usableFromInline let replay: Int
+    @usableFromInline let scope: SubjectLifetimeScope
+    /// Guards the fields below and every connection's.
+    @usableFromInline let lock = SpinningLock()
+    /// Makes a connection's observer of the source; built by `share` in the caller's
+    /// module, so the per-event code it calls is specialized there.
+    @usableFromInline let forwarder: (ShareConnection<Element>) -> (Event<Element>) -> Void
 
-    private var observers = Bag<AnyObserver<Element>>()
-    private var buffer = RingQueue<Element>(capacity: 1)
-    private var stopEvent: Event<Element>?
-    private var connection: SingleAssignmentDisposable?
-    /// Distinguishes events of the current connection from a disposed one's.
-    private var connectionID: UInt64 = 0
+    // Guarded by `lock`, so without dynamic exclusivity checks.
+    /// The replayed element when `replay` is 1 (the commonest: `Driver`).
+    @usableFromInline @exclusivity(unchecked) var latest: Element?
+    /// The replayed elements when `replay` is above 1, oldest first.
+    @exclusivity(unchecked) var buffer = RingQueue<Element>(capacity: 1)
+    /// The stop event, kept with `.forever` only.
+    @exclusivity(unchecked) var stopEvent: Event<Element>?
+    @usableFromInline @exclusivity(unchecked) var connection: ShareConnection<Element>?
 
-    init(source: Observable<Element>, replay: Int, scope: SubjectLifetimeScope) {
+    @usableFromInline
+    init(
+        source: Observable<Element>, replay: Int, scope: SubjectLifetimeScope,
+        forwarder: @escaping (ShareConnection<Element>) -> (Event<Element>) -> Void
+    ) {
         self.source = source
         self.replay = replay
         self.scope = scope
+        self.forwarder = forwarder
+        super.init()
     }
 
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         lock.lock()
+        let replayed = replayedElements()
+        if let stopEvent {
+            lock.unlock()
+            for element in replayed { observer.on(.next(element)) }
+            observer.on(stopEvent)
+            return Disposables.create()
+        }
+        let existing = connection
+        let connection = existing ?? ShareConnection(parent: self)
+        self.connection = connection
+        let gate = replayed.isEmpty || SeededBug.isActive(.shareReplayUngated) ? nil : ReplayGate(eventHandler(of: observer))
+        let key = connection.observers.insert(gate.map { gate in { gate.on($0) } } ?? eventHandler(of: observer))
+        lock.unlock()
+
+        for element in replayed { observer.on(.next(element)) }
+        gate?.finishReplay()
+        if existing == nil { connection.connect() }
+        return SubjectSubscription(owner: connection, key: key)
+    }
+
+    /// Stores `element` for replay when `replay` is above 1. Called with the lock held.
+    @usableFromInline
+    func rememberInBuffer(_ element: Element) {
+        buffer.enqueue(element)
+        if buffer.count > replay { _ = buffer.dequeue() }
+    }
+
+    /// What a new subscriber is replayed. Called with the lock held.
+    private func replayedElements() -> [Element] {
+        if replay == 1 { return latest.map { [$0] } ?? [] }
         var replayed: [Element] = []
         replayed.reserveCapacity(buffer.count)
         var copy = buffer
         while let element = copy.dequeue() { replayed.append(element) }
-        for element in replayed { observer.on(.next(element)) }
-        if let stopEvent, scope == .forever {
-            observer.on(stopEvent)
-            lock.unlock()
-            return Disposables.create()
-        }
-        let key = observers.insert(AnyObserver(observer))
-        let connectNow = connection == nil
-        var newConnection: SingleAssignmentDisposable?
-        if connectNow {
-            newConnection = SingleAssignmentDisposable()
-            connection = newConnection
-            connectionID &+= 1
-        }
-        let id = connectionID
-        lock.unlock()
+        return replayed
+    }
 
-        if let newConnection {
-            let forwarder = AnyObserver<Element> { event in self.on(event, connection: id) }
-            newConnection.setDisposable(source.subscribe(forwarder))
+    /// `connection` ended (the source stopped with `stopEvent`, or the last subscriber
+    /// left): the next subscriber connects again; `.whileConnected` forgets what it
+    /// replayed, `.forever` keeps it and the stop event. Called with the lock held.
+    @usableFromInline
+    func ended(_ ended: ShareConnection<Element>, stopEvent: Event<Element>?) {
+        if connection === ended { connection = nil }
+        switch scope {
+        case .whileConnected:
+            latest = nil
+            buffer.removeAll()
+        case .forever:
+            if let stopEvent { self.stopEvent = stopEvent }
         }
-        return Disposables.create { self.unsubscribe(key, connection: id) }
+    }
+}
+
+/// One subscription to the source and the subscribers sharing it.
+@usableFromInline
+final class ShareConnection<Element>: UnsubscribeType {
+    @usableFromInline let parent: ShareReplay<Element>
+    let subscription = SingleAssignmentDisposable()
+    // Guarded by the parent's lock.
+    @usableFromInline @exclusivity(unchecked) var observers = Bag<(Event<Element>) -> Void>()
+    /// Set once the source stopped or the last subscriber left: later events are dropped.
+    @usableFromInline @exclusivity(unchecked) var isEnded = false
+
+    init(parent: ShareReplay<Element>) {
+        self.parent = parent
+    }
+
+    /// Subscribes to the source; called outside the lock by the first subscriber.
+    func connect() {
+        subscription.setDisposable(parent.source.subscribe(AnyObserver(eventHandler: parent.forwarder(self))))
+    }
+
+    /// An event from the source: stored for replay, then delivered outside the lock to
+    /// the subscribers there were when it arrived.
+    @inlinable
+    func on(_ event: Event<Element>) {
+        let lock = parent.lock
+        lock.lock()
+        if isEnded {
+            lock.unlock()
+            return
+        }
+        switch event {
+        case .next(let element):
+            if parent.replay == 1 {
+                parent.latest = element
+            } else if parent.replay > 1 {
+                parent.rememberInBuffer(element)
+            }
+            if observers.count == 1 {
+                let only = observers.values[0]
+                lock.unlock()
+                only(event)
+                return
+            }
+            let recipients = observers.values
+            lock.unlock()
+            for recipient in recipients { recipient(event) }
+        case .error, .completed:
+            let recipients = observers.values
+            isEnded = true
+            observers.removeAll()
+            parent.ended(self, stopEvent: event)
+            lock.unlock()
+            for recipient in recipients { recipient(event) }
+        }
+    }
+
+    func unsubscribe(_ key: BagKey) {
+        let lock = parent.lock
+        lock.lock()
+        guard observers.removeValue(forKey: key) != nil, observers.isEmpty else {
+            lock.unlock()
+            return
+        }
+        isEnded = true
+        parent.ended(self, stopEvent: nil)
+        lock.unlock()
+        subscription.dispose()
+    }
+}
+
+/// A late subscriber's handler while it is replayed to: live events that arrive
+/// meanwhile (from another thread, or from the subscriber's own handler) wait, in order,
+/// and are delivered when the replay is done; from then on events pass straight through.
+/// The replay and the waiting events are delivered outside every lock.
+final class ReplayGate<Element>: @unchecked Sendable {
+    private let downstream: (Event<Element>) -> Void
+    private let lock = SpinningLock()
+    /// Set, with release, once the replay and every waiting event were delivered; read
+    /// with acquire on each event, the only cost of the gate after the replay.
+    private let isOpen = Atomic<Bool>(false)
+    // Guarded by `lock`.
+    private var waiting: [Event<Element>] = []
+
+    init(_ downstream: @escaping (Event<Element>) -> Void) {
+        self.downstream = downstream
     }
 
     func on(_ event: Event<Element>) {
-        on(event, connection: connectionID)
-    }
-
-    private func on(_ event: Event<Element>, connection id: UInt64) {
-        lock.performLocked {
-            guard id == connectionID, stopEvent == nil else { return }
-            switch event {
-            case .next(let element):
-                if replay > 0 {
-                    buffer.enqueue(element)
-                    if buffer.count > replay { _ = buffer.dequeue() }
-                }
-            case .error, .completed:
-                stopEvent = event
-            }
-            let current = observers
-            if event.isStopEvent {
-                observers.removeAll()
-                if scope == .whileConnected { resetConnection() }
-            }
-            current.forEach { $0.on(event) }
+        if isOpen.load(ordering: .acquiring) {
+            downstream(event)
+            return
         }
-    }
-
-    private func unsubscribe(_ key: BagKey, connection id: UInt64) {
-        let ended: SingleAssignmentDisposable? = lock.performLocked {
-            guard id == connectionID, observers.removeValue(forKey: key) != nil, observers.isEmpty else { return nil }
-            let ended = connection
-            if scope == .whileConnected {
-                resetConnection()
-            } else {
-                connection = nil
-            }
-            return ended
+        lock.lock()
+        if !isOpen.load(ordering: .relaxed) {
+            waiting.append(event)
+            lock.unlock()
+            return
         }
-        ended?.dispose()
+        lock.unlock()
+        downstream(event)
     }
 
-    /// Forgets the connection and what it replayed (`whileConnected`).
-    private func resetConnection() {
-        connection = nil
-        buffer.removeAll()
-        stopEvent = nil
-        connectionID &+= 1
+    /// Called once the replay was delivered: delivers what waited meanwhile, then opens.
+    func finishReplay() {
+        while true {
+            lock.lock()
+            if waiting.isEmpty {
+                isOpen.store(true, ordering: .releasing)
+                lock.unlock()
+                return
+            }
+            let batch = waiting
+            waiting.removeAll()
+            lock.unlock()
+            for event in batch { downstream(event) }
+        }
     }
 }

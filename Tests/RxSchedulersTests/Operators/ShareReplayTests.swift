@@ -67,4 +67,94 @@ final class ShareReplayTests: RxTestCase {
         XCTAssertEqual(log, ["a1", "a done"])
         XCTAssertEqual(subscriptions, 1)
     }
+
+    /// Nothing is delivered under the share's lock: a handler may subscribe to the same
+    /// share, or dispose its own subscription, without deadlocking (RxSwift's #2711/#2713
+    /// class of lock inversions).
+    func testHandlersMaySubscribeAndDisposeFromInsideADelivery() {
+        let subject = PublishSubject<Int>()
+        let shared = subject.share(replay: 1)
+        var log: [String] = []
+        var inner: Disposable?
+        var outer: Disposable?
+        outer = shared.subscribe(onNext: { value in
+            log.append("outer \(value)")
+            if value == 1 { inner = shared.subscribe(onNext: { log.append("inner \($0)") }) }
+            if value == 2 { outer?.dispose() }
+        })
+        subject.onNext(1)
+        subject.onNext(2)
+        subject.onNext(3)
+        XCTAssertEqual(log, ["outer 1", "inner 1", "outer 2", "inner 2", "inner 3"], "the inner one is replayed 1, then sees 2 and 3")
+        XCTAssertTrue(subject.hasObservers, "the inner subscriber keeps the connection")
+        inner?.dispose()
+        XCTAssertFalse(subject.hasObservers, "the last subscriber leaving disconnects")
+    }
+
+    /// Events of a connection that ended (every subscriber left) reach nobody, even if
+    /// its source keeps sending.
+    func testAnEndedConnectionDeliversNothing() {
+        var captured: AnyObserver<Int>?
+        let shared = Observable<Int>.create { observer in
+            captured = observer
+            return Disposables.create()
+        }.share(replay: 1)
+        var received: [Int] = []
+        let subscription = shared.subscribe(onNext: { received.append($0) })
+        captured?.onNext(1)
+        subscription.dispose()
+        captured?.onNext(2)
+        let again = shared.subscribe(onNext: { received.append($0) })
+        XCTAssertEqual(received, [1], "nothing replayed from the ended connection, nothing delivered from it")
+        again.dispose()
+        captured = nil  // the test's own cycle: the source's closure holds the observer it captured
+    }
+
+    /// A handler that waits for another thread to subscribe to the same share: with the
+    /// share's lock held during delivery, that thread would block and the handler wait
+    /// out its deadline (RxSwift's test2711/test2713 shape).
+    func testAnotherThreadMaySubscribeWhileAHandlerRuns() {
+        let subject = PublishSubject<Int>()
+        let shared = subject.share(replay: 1)
+        let subscribedMeanwhile = DispatchSemaphore(value: 0)
+        let other = Locked<Disposable?>(nil)
+        var waited: DispatchTimeoutResult?
+        let subscription = shared.subscribe(onNext: { _ in
+            Thread {
+                other.withValue { $0 = shared.subscribe(onNext: { _ in }) }
+                subscribedMeanwhile.signal()
+            }.start()
+            waited = subscribedMeanwhile.wait(timeout: .now() + 5)
+        })
+        subject.onNext(1)
+        XCTAssertEqual(waited, .success, "the other thread subscribed while the handler ran")
+        subscription.dispose()
+        other.withValue { $0?.dispose() }
+    }
+
+    /// A live event that arrives while a late subscriber is being replayed to (here sent
+    /// by that subscriber's own handler) waits until the replay is done: the subscriber
+    /// sees the replayed element first, and its handler is never re-entered.
+    func testALateSubscriberSeesItsReplayBeforeAnyLiveEvent() {
+        let subject = PublishSubject<Int>()
+        let shared = subject.share(replay: 1)
+        var first: [Int] = []
+        var late: [Int] = []
+        var depth = 0
+        var reentered = false
+        let one = shared.subscribe(onNext: { first.append($0) })
+        subject.onNext(1)
+        let two = shared.subscribe(onNext: { value in
+            depth += 1
+            defer { depth -= 1 }
+            if depth > 1 { reentered = true }
+            late.append(value)
+            if value == 1 { subject.onNext(2) }  // live, during the replay of 1
+        })
+        XCTAssertEqual(first, [1, 2])
+        XCTAssertEqual(late, [1, 2])
+        XCTAssertFalse(reentered, "the live 2 waited for the replay of 1 to return")
+        one.dispose()
+        two.dispose()
+    }
 }
