@@ -14,7 +14,10 @@ enum Handoff {
 ///
 /// Producers put events in a lock-free MPSC queue and increment `pending`; the one that
 /// raises it from zero schedules a drain. The drain delivers everything queued, polls
-/// the queue once more 1 µs later for a producer that is mid-stream (`SpinWait`), then
+/// the queue once more 1 µs later for a producer that is mid-stream (`SpinWait`; not when
+/// the scheduler ran the drain inline, inside the producer's own call, as the main
+/// scheduler does on the main queue: nothing more can come from that producer until the
+/// drain returns, and the wait would cost every event a microsecond), then
 /// subtracts what it has accounted for; a non-zero result means events arrived meanwhile
 /// and it goes round again, so no event is left behind and at most one drain runs at a
 /// time (which serializes the observer). After `batchSize` deliveries the drain
@@ -31,6 +34,10 @@ final class ObserveOnDrainSink<Element>: ObserveOnSink<AnyObserver<Element>>, Ob
     @usableFromInline let batchSize: Int
     @usableFromInline let queue = MPSCQueue<Event<Element>>()
     @usableFromInline let handoff = Atomic<Int>(Handoff.idle)
+    /// Set by a producer while it schedules a drain from `on`: a drain that finds it set
+    /// runs inline in that call. A hint only (relaxed): a drain started meanwhile on
+    /// another thread that sees it merely skips its poll.
+    @usableFromInline let scheduledFromProducer = Atomic<Bool>(false)
     /// `pending`, which every event increments, on a line of its own: the drain reads the
     /// fields above on every delivery.
     @usableFromInline let paddingBefore = CacheLinePadding()
@@ -51,7 +58,9 @@ final class ObserveOnDrainSink<Element>: ObserveOnSink<AnyObserver<Element>>, Ob
         queue.enqueue(event)
         stressPoint(.drainEnqueued)
         if pending.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+            scheduledFromProducer.store(true, ordering: .relaxed)
             scheduleDrain(accounted: 1)
+            scheduledFromProducer.store(false, ordering: .relaxed)
         }
     }
 
@@ -61,20 +70,22 @@ final class ObserveOnDrainSink<Element>: ObserveOnSink<AnyObserver<Element>>, Ob
             if sink.handoff.compareExchange(expected: Handoff.yielding, desired: Handoff.handedBack, ordering: .acquiringAndReleasing).exchanged {
                 return Disposables.create()
             }
-            sink.drain(accounted: accounted)
+            sink.drain(accounted: accounted, pollsForMore: !sink.scheduledFromProducer.load(ordering: .relaxed))
             return Disposables.create()
         }
     }
 
     /// Runs with the drain token; `accounted` increments of `pending` are covered by it.
+    /// With `pollsForMore`, an empty queue is polled once more 1 µs later before the drain
+    /// accounts for what it delivered.
     @inlinable
-    func drain(accounted: Int) {
+    func drain(accounted: Int, pollsForMore: Bool) {
         var accounted = accounted
         while true {
             var delivered = 0
             var batchFull = false
             let cancelledAtBatchStart = SeededBug.isActive(.drainLateDisposeCheck) && isCancelled
-            while let event = queue.dequeue() ?? SpinWait.poll(queue.dequeue) {
+            while let event = queue.dequeue() ?? (pollsForMore ? SpinWait.poll(queue.dequeue) : nil) {
                 if SeededBug.isActive(.drainLateDisposeCheck) ? cancelledAtBatchStart : isCancelled { continue }
                 stressPoint(.drainDelivering)
                 observer.on(event)
