@@ -7,7 +7,7 @@ import RxSchedulers
 ///
 /// 2–5 threads each build 4–24 pipelines from a menu (`subscribe(on:)`, `observe(on:)`,
 /// `merge` of sources emitting on different threads, `flatMapLatest`, `amb`, `concat`,
-/// `share`, `throttle`, `interval`, an endless `interval` subscribed on another scheduler) on random schedulers, subscribe, and dispose at a
+/// `share`, `share` joined late from another thread, `throttle`, `interval`, an endless `interval` subscribed on another scheduler) on random schedulers, subscribe, and dispose at a
 /// random moment: at once (racing the subscription itself), after a random pause, from
 /// another thread, or after the pipeline completed. Checked, per pipeline: one observer
 /// call at a time (`overlap`), the grammar (`grammar`) and per-source order where the
@@ -23,7 +23,7 @@ final class SubscribeStormScenario: CataloguedStressScenario {
     static let catches: [SeededBug] = [.mergeUnserialized, .serialDisposableLeak, .shareReplayUngated]
 
     enum Pipeline: String, CaseIterable {
-        case subscribeOn, observeOn, merge, flatMapLatest, amb, concat, share, throttle, interval, endlessInterval
+        case subscribeOn, observeOn, merge, flatMapLatest, amb, concat, share, shareLate, throttle, interval, endlessInterval
     }
 
     enum Disposal: String, CaseIterable { case immediately, afterPause, fromAnotherThread, afterCompletion }
@@ -119,6 +119,14 @@ final class SubscribeStormScenario: CataloguedStressScenario {
             // A second subscriber races the first for the shared connection.
             return (
                 Observable.merge(shared, shared.map { 1 << 32 | ($0 & 0xFFFF_FFFF) }),
+                DeliveryChecker(producers: 2, iteration: iteration, order: .increasing)
+            )
+        case .shareLate:
+            let shared = source(0, events).subscribe(on: scheduler).share(replay: 1)
+            // The second subscriber joins from another thread while the source emits: its
+            // replay races the live elements, and must still come first.
+            return (
+                Observable.merge(shared, shared.subscribe(on: concurrent).map { 1 << 32 | ($0 & 0xFFFF_FFFF) }),
                 DeliveryChecker(producers: 2, iteration: iteration, order: .increasing)
             )
         case .throttle:
