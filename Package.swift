@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .library(name: "RxSchedulers", targets: ["RxSchedulers"]),
         .library(name: "RxSchedulersTesting", targets: ["RxSchedulersTesting"]),
+        .library(name: "RxSchedulersCocoa", targets: ["RxSchedulersCocoa"]),
         .library(name: "SchedulerBench", targets: ["SchedulerBench"]),
         .library(name: "SchedulerBenchPeers", targets: ["SchedulerBenchPeers"]),
         .executable(name: "schedbench", targets: ["schedbench"]),
@@ -66,6 +67,9 @@ let package = Package(
         // A C thread-local caching each thread's trampoline (CurrentThreadScheduler).
         .target(name: "CTrampolineCache"),
         .target(name: "RxSchedulersTesting", dependencies: ["RxSchedulers"], swiftSettings: languageMode),
+        // RxCocoa's scheduler-bound traits without the UI: SharedSequence, Driver, Signal.
+        // A module of its own, so the core stays the core (`import RxCocoa` becomes this).
+        .target(name: "RxSchedulersCocoa", dependencies: ["RxSchedulers"], swiftSettings: languageMode),
         // Not a product: the publish-order check's subject (scripts/check-publish-order.py
         // runs it under gdb), built in release without traits, as users ship the core.
         .executableTarget(name: "PublishOrderProbe", dependencies: ["RxSchedulers"], swiftSettings: languageMode),
@@ -107,6 +111,8 @@ let package = Package(
             dependencies: [
                 "BenchModel",
                 "RxSchedulers",
+                // Driver, for the pipelines written as apps write them.
+                "RxSchedulersCocoa",
                 "CSpinHint",
                 "CCallgrind",
                 "CProcess",
@@ -192,6 +198,11 @@ let package = Package(
             )
         ),
 
+        .testTarget(
+            name: "RxSchedulersCocoaTests",
+            dependencies: ["RxSchedulersCocoa", "RxSchedulers", "RxSchedulersTesting"],
+            swiftSettings: languageMode
+        ),
         .testTarget(
             name: "RxSchedulersTests",
             dependencies: ["RxSchedulers", "RxSchedulersTesting"],

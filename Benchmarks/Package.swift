@@ -23,6 +23,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "RxSchedulers", package: rootFolder),
+                .product(name: "RxSchedulersCocoa", package: rootFolder),
             ],
             path: "Benchmarks/CoreBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v5)],

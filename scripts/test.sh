@@ -96,7 +96,7 @@ scripts/check-public-api.py
 
 if [ "${SKIP_DOCS:-0}" != "1" ]; then
     echo "== documentation (DocC; a warning, such as a link to a missing symbol, fails)"
-    for target in RxSchedulers RxSchedulersTesting SchedulerBench SchedulerBenchPeers; do
+    for target in RxSchedulers RxSchedulersTesting RxSchedulersCocoa SchedulerBench SchedulerBenchPeers; do
         swift package --disable-sandbox generate-documentation --target "$target" --warnings-as-errors >/dev/null
     done
 fi

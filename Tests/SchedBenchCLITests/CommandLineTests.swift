@@ -143,7 +143,7 @@ final class CommandLineTests: SchedBenchTestCase {
     func testPipelineLoadingReportsTheSpinnerAndTheSourceSubscriptions() throws {
         let out = try temporaryDirectory()
         let run = try schedbench([
-            "run", "--workload", "pipeline.loading", "--scheduler", "serial", "--strategy", "drain", "--events", "30",
+            "run", "--workload", "pipeline.loading", "--scheduler", "serial", "--events", "30",
             "--trials", "1", "--warmup", "0", "--no-allocations", "--out", out.path, "--quiet",
         ])
         XCTAssertEqual(run.status, 0, run.stderr)

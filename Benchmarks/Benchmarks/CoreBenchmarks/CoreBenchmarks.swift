@@ -19,6 +19,7 @@ let benchmarks: @Sendable () -> Void = {
     registerObserveOnBenchmarks()
     registerMainSchedulerBenchmarks()
     registerSynchronousPipelineBenchmarks()
+    registerSharedSequenceBenchmarks()
     registerPeriodicBenchmarks()
     registerAlternatingBenchmarks()
 }

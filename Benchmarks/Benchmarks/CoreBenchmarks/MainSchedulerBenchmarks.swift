@@ -18,6 +18,22 @@ func registerMainSchedulerBenchmarks() {
         }
     }
 
+    // observe(on: main) with the producer already on the main queue and nothing queued:
+    // the main scheduler runs the drain inline, in the producer's call (as a text field's
+    // driver delivers).
+    Benchmark("observeOn main drain, producer on main (inline)", configuration: inlineConfiguration) { benchmark in
+        let subject = PublishSubject<Int>()
+        var sum = 0
+        onMainQueue {
+            let subscription = subject.observe(on: MainScheduler.instance).subscribe(onNext: { sum &+= $0 })
+            benchmark.startMeasurement()
+            for index in benchmark.scaledIterations { subject.onNext(index) }
+            benchmark.stopMeasurement()
+            subscription.dispose()
+        }
+        blackHole(sum)
+    }
+
     // `MainScheduler.instance.schedule` written at the call: the compiler retains and
     // releases the shared instance around every call (two atomic operations).
     Benchmark("main schedule inline via MainScheduler.instance each call", configuration: inlineConfiguration) { benchmark in

@@ -36,4 +36,16 @@ func registerSynchronousPipelineBenchmarks() {
         subscription.dispose()
         blackHole(sum)
     }
+
+    // share(replay: 1), as every Driver operator shares: one subscriber.
+    Benchmark("subject.share(replay: 1) delivery") { benchmark in
+        let subject = PublishSubject<Int>()
+        var sum = 0
+        let subscription = subject.share(replay: 1).subscribe(onNext: { sum &+= $0 })
+        benchmark.startMeasurement()
+        for index in benchmark.scaledIterations { subject.onNext(index) }
+        benchmark.stopMeasurement()
+        subscription.dispose()
+        blackHole(sum)
+    }
 }

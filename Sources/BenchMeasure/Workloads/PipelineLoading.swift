@@ -1,13 +1,16 @@
 import BenchModel
 import Foundation
 import RxSchedulers
+import RxSchedulersCocoa
 import Synchronization
 
-/// `pipeline.loading`: the loading screen, N loads in a row. Each load races the data
-/// (ready after 1, 3 or 8 ms, in turn, on the background scheduler) against a spinner
-/// shown after 5 ms: amb(data, timer(5 ms) → spinner, then the data again after a 10 ms
-/// minimum spinner time via delaySubscription), then observe(on: main). Latency: subscribe
-/// → first content on screen. Checks each load shows content exactly once, never a
+/// `pipeline.loading`: the loading screen, N loads in a row, written with `Driver` as
+/// RxSwift apps write it. Each load races the data (ready after 1, 3 or 8 ms, in turn, on
+/// the background scheduler) against a spinner shown after 5 ms: amb(data, timer(5 ms) →
+/// spinner, then the data again after a 10 ms minimum spinner time via
+/// delaySubscription), as a driver (`asDriver`: the hop to the main queue is the
+/// driver's, so the case has no observe(on:) strategy of its own: `none`) that the screen
+/// `drive`s. Latency: subscribe → first content on screen. Checks each load shows content exactly once, never a
 /// spinner after content, and completes. Reports what the screen did: the share of loads
 /// that showed the spinner (`spinner_shown`), how many took the spinner down sooner than
 /// its minimum time after it appeared on screen (`spinner_min_violations`), and how many
@@ -15,7 +18,7 @@ import Synchronization
 /// spinner won the race, since amb cancels the first request and concat starts another).
 struct PipelineLoading: Workload {
     let name = WorkloadName.pipelineLoading
-    let summary = "amb(data, timer → spinner → concat(delaySubscription(data))) → observe(on: main); time to first content"
+    let summary = "Driver: amb(data, timer → spinner → concat(delaySubscription(data))) → asDriver → drive; time to first content"
     let unsupportedReason = "the data and timers need a background scheduler that schedules in time (OperationQueueScheduler, as in RxSwift, cannot)"
     let axes: Set<Axis> = []
     let defaultEvents = 100
@@ -27,17 +30,15 @@ struct PipelineLoading: Workload {
     init() {}
 
     /// Every registered background scheduler that schedules in time (not the main queue's:
-    /// the pipeline's own main scheduler is there), with the observe(on:) strategies.
+    /// the pipeline's own main scheduler is there), in its one way: the driver's hop.
     func strategies(on scheduler: RegisteredScheduler) -> [StrategyName] {
-        scheduler.isTimed && !scheduler.usesMainQueue && !scheduler.isVirtualTime ? Registry.observeOnStrategies(on: scheduler) : []
+        scheduler.isTimed && !scheduler.usesMainQueue && !scheduler.isVirtualTime ? [.none] : []
     }
 
     enum Screen { case loading, content }
 
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
         let background = try Registry.current.requireScheduler(benchCase.scheduler).timedInstance()
-        let main = MainScheduler()
-        let strategy = try benchCase.strategy.requireObserveOnStrategy(for: name)
         var latency = LatencyRecorder()
         let timeout: TimeInterval = 10
         var loaded = 0
@@ -57,16 +58,19 @@ struct PipelineLoading: Workload {
             let finished = DispatchSemaphore(value: 0)
             let screen = LoadingScreen()
             let subscribedAt = MonotonicClock.now()
-            let subscription = Observable.amb([content, spinnerFirst])
-                .observe(on: main, strategy: strategy)
-                .subscribe(
+            // Built here and handed to the main queue, which alone uses it from then on.
+            nonisolated(unsafe) let screenDriver = Observable.amb([content, spinnerFirst])
+                .asDriver(onErrorRecover: { error in
+                    invariants.record("load \(load) failed: \(error)")
+                    return .empty()
+                })
+            // `drive` is called on the main thread, as it requires.
+            let subscription = DispatchQueue.main.sync {
+                screenDriver.drive(
                     onNext: { shown in screen.show(shown, at: MonotonicClock.now()) },
-                    onError: { error in
-                        invariants.record("load \(load) failed: \(error)")
-                        finished.signal()
-                    },
                     onCompleted: { finished.signal() }
                 )
+            }
             let completed = finished.wait(seconds: timeout, orReport: invariants, "load \(load) never completed")
             subscription.dispose()
             guard completed else { break }

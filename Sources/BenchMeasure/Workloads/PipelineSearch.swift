@@ -1,25 +1,31 @@
 import BenchModel
 import Foundation
 import RxSchedulers
+import RxSchedulersCocoa
 import Synchronization
 
-/// `pipeline.search`: the search screen. Keystrokes arrive on the main queue at `rate_hz`
-/// (each typed text repeats once, so distinctUntilChanged has work) and go through
-/// throttle(20 ms, main) → distinctUntilChanged → flatMapLatest(request: 2 ms on the
-/// background scheduler) → observe(on: background) → map(parse) → observe(on: main).
+/// `pipeline.search`: the search screen, written with `Driver` as RxSwift apps write it.
+/// Keystrokes arrive on the main queue at `rate_hz` (each typed text repeats once, so
+/// distinctUntilChanged has work), as the text field's driver (`asDriver`), and go through
+/// throttle(20 ms) → distinctUntilChanged → flatMapLatest { request: 2 ms on the
+/// background scheduler → observe(on: background) → map(parse) →
+/// asDriver(onErrorJustReturn: no results) }, and two observers `drive` the results: the
+/// list and a results-count label, sharing one subscription (the driver's
+/// `share(replay: 1)`). The case's observe(on:) strategy is the background hop's; the hop
+/// to the main queue is the driver's own (the default strategy).
 /// As in the article, each request shows the spinner while it runs (`do(onSubscribe:)` /
-/// `do(onDispose:)`, counted like RxSwift's ActivityIndicator), one query in five fails
-/// and `catch`es to `never()`, so the search stays alive and that query shows nothing, and
-/// the results are `share()`d by two subscribers: the list and a results-count label.
+/// `do(onDispose:)`, counted like RxSwift's ActivityIndicator); one query in five fails,
+/// shows an empty list, and the search stays alive.
 /// Latency: keystroke's intended time → results shown. Checks results never go back to
 /// an older query (flatMapLatest), observer calls never overlap, the final query's results
-/// arrive, no failed query shows results, every request runs once whatever the number of
-/// subscribers, both subscribers see every result, and every spinner shown is taken down
-/// once the search is disposed (superseded and failed requests included).
+/// arrive, a failed query shows an empty list and every other one its 20 results, every
+/// request runs once whatever the number of observers, both observers see every result,
+/// and every spinner shown is taken down once the search is disposed (superseded and
+/// failed requests included).
 struct PipelineSearch: Workload {
     let name = WorkloadName.pipelineSearch
     let summary =
-        "throttle → distinctUntilChanged → flatMapLatest(2 ms request) → observe(on: bg) → map → observe(on: main); keystroke-to-results latency"
+        "Driver: throttle → distinctUntilChanged → flatMapLatest(2 ms request → observe(on: bg) → map → asDriver) → drive ×2; keystroke-to-results latency"
     let unsupportedReason = "needs a background scheduler that schedules in time (OperationQueueScheduler, as in RxSwift, cannot)"
     let axes: Set<Axis> = [.rate]
     let defaultEvents = 300
@@ -51,7 +57,6 @@ struct PipelineSearch: Workload {
     func runTrial(_ benchCase: BenchCase, invariants: InvariantReport, checking: Bool) throws -> TrialOutcome {
         guard benchCase.rateHz > 0 else { throw BenchError.caseCannotRun("pipeline.search needs a rate above 0 Hz") }
         let background = try Registry.current.requireScheduler(benchCase.scheduler).timedInstance()
-        let main = MainScheduler()
         let strategy = try benchCase.strategy.requireObserveOnStrategy(for: name)
         let keystrokes = benchCase.events
         let interval = 1_000_000_000 / UInt64(benchCase.rateHz)
@@ -63,9 +68,10 @@ struct PipelineSearch: Workload {
         let requests = SearchRequests(invariants: invariants)
         let labelCount = Atomic<Int>(0)
 
-        let results =
-            queries
-            .throttle(Self.throttle, scheduler: main)
+        // The text field's driver: its text arrives on the main queue.
+        let results: Driver<(query: Query, results: [String])> =
+            queries.asDriver(onErrorDriveWith: .empty())
+            .throttle(Self.throttle)
             .distinctUntilChanged()
             .flatMapLatest { query in
                 let fails = Self.fails(query.text, final: finalText)
@@ -75,22 +81,22 @@ struct PipelineSearch: Workload {
                         return query
                     }
                     .do(onSubscribe: { requests.started(query.text) }, onDispose: { requests.ended() })
-                    .catch { _ in .never() }
+                    .observe(on: background, strategy: strategy)
+                    .map { query in (query, (0..<20).map { "\(query.text) result \($0)" }) }
+                    .asDriver(onErrorJustReturn: (query, []))
             }
-            .observe(on: background, strategy: strategy)
-            .map { query in (query, (0..<20).map { "\(query.text) result \($0)" }) }
-            .observe(on: main, strategy: strategy)
-            .share()
-        let list = results.subscribe(onNext: { query, results in
-            if Self.fails(query.text, final: finalText) { invariants.record("results shown for '\(query.text)', whose request failed") }
-            shown.show(query, resultCount: results.count)
-            if query.text == finalText {
-                finishedAt.store(MonotonicClock.now(), ordering: .relaxed)
-                lastShown.signal()
-            }
-        })
-        let label = results.subscribe(onNext: { _ in labelCount.add(1, ordering: .relaxed) })
-        let subscription = Disposables.create(list, label)
+        // `drive` is called on the main thread, as it requires.
+        let subscription = DispatchQueue.main.sync {
+            let list = results.drive(onNext: { query, results in
+                shown.show(query, resultCount: results.count, failed: Self.fails(query.text, final: finalText))
+                if query.text == finalText {
+                    finishedAt.store(MonotonicClock.now(), ordering: .relaxed)
+                    lastShown.signal()
+                }
+            })
+            let label = results.drive(onNext: { _ in labelCount.add(1, ordering: .relaxed) })
+            return Disposables.create(list, label)
+        }
 
         let typist = try ProducerThreads(count: 1, name: "schedbench.typist") { _ in
             let start = MonotonicClock.now()
@@ -137,7 +143,7 @@ final class SearchResults: @unchecked Sendable {
         overlap = checking ? OverlapDetector(report: invariants) : nil
     }
 
-    func show(_ query: PipelineSearch.Query, resultCount: Int) {
+    func show(_ query: PipelineSearch.Query, resultCount: Int, failed: Bool) {
         overlap?.enter()
         defer { overlap?.leave() }
         latency.record(intended: query.stamp, completed: MonotonicClock.now())
@@ -145,7 +151,11 @@ final class SearchResults: @unchecked Sendable {
             if query.index <= lastIndex {
                 invariants.record("results for keystroke \(query.index) shown after those for keystroke \(lastIndex)")
             }
-            if resultCount != 20 { invariants.record("\(resultCount) results parsed instead of 20") }
+            if failed && resultCount != 0 {
+                invariants.record("\(resultCount) results shown for '\(query.text)', whose request failed")
+            } else if !failed && resultCount != 20 {
+                invariants.record("\(resultCount) results parsed instead of 20")
+            }
         }
         lastIndex = max(lastIndex, query.index)
         count += 1
