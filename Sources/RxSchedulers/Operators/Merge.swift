@@ -63,6 +63,11 @@ extension ObservableType {
 /// the observer one at a time (recursive, as in RxSwift, so an observer that makes an
 /// inner source emit synchronously does not deadlock).
 ///
+/// Nothing is disposed under the lock (as RxSwift main since #2711): a completed inner
+/// subscription, the outer one, and the whole subscription after a stop event are
+/// disposed after the lock is released, since tearing a source down may take its own
+/// locks, which a thread sending into the merge may hold.
+///
 /// Inlinable, so the per-event closure `subscribeInner` builds is specialized in the
 /// caller's module (unspecialized, three generic-metadata lookups per event cost more
 /// than the rest of the merge).
@@ -92,22 +97,34 @@ final class MergeSink<Element>: @unchecked Sendable {
         return group
     }
 
+    /// Sends the stop event `event`, under the lock, unless the subscription already
+    /// stopped; returns whether it did, in which case the caller disposes the
+    /// subscription (`gate.dispose()`) once it has released the lock.
+    @inlinable
+    func stopWhileLocked(with event: Event<Element>) -> Bool {
+        guard gate.stop() else { return false }
+        downstream.on(event)
+        return true
+    }
+
     /// Sends `error` and ends the subscription.
     @inlinable
     func fail(_ error: Swift.Error) {
         lock.lock()
-        defer { lock.unlock() }
-        gate.finish(with: .error(error), to: downstream)
+        let ended = stopWhileLocked(with: .error(error))
+        lock.unlock()
+        if ended { gate.dispose() }
     }
 
     /// The outer sequence completed: completes now if no inner sequence is active.
     @inlinable
     func outerCompleted() {
         lock.lock()
-        defer { lock.unlock() }
         outerStopped = true
+        let ended = activeCount == 0 && stopWhileLocked(with: .completed)
+        lock.unlock()
         outerSubscription.dispose()
-        if activeCount == 0 { gate.finish(with: .completed, to: downstream) }
+        if ended { gate.dispose() }
     }
 
     @inlinable
@@ -124,18 +141,20 @@ final class MergeSink<Element>: @unchecked Sendable {
                 return
             }
             self.lock.lock()
-            defer { self.lock.unlock() }
             switch event {
             case .next:
                 if !self.gate.isClosed { self.downstream.on(event) }
+                self.lock.unlock()
             case .error:
-                self.gate.finish(with: event, to: self.downstream)
+                let ended = self.stopWhileLocked(with: event)
+                self.lock.unlock()
+                if ended { self.gate.dispose() }
             case .completed:
-                self.group.remove(for: key)
                 self.activeCount -= 1
-                if self.outerStopped && self.activeCount == 0 {
-                    self.gate.finish(with: .completed, to: self.downstream)
-                }
+                let ended = self.outerStopped && self.activeCount == 0 && self.stopWhileLocked(with: .completed)
+                self.lock.unlock()
+                self.group.remove(for: key)
+                if ended { self.gate.dispose() }
             }
         }
         innerSubscription.setDisposable(inner.subscribe(observer))

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// How long `share(replay:scope:)` keeps the shared connection's state.
 public enum SubjectLifetimeScope {
     /// Forget replayed elements and termination when the last subscriber leaves; the
@@ -187,54 +185,5 @@ final class ShareConnection<Element>: UnsubscribeType {
         parent.ended(self, stopEvent: nil)
         lock.unlock()
         subscription.dispose()
-    }
-}
-
-/// A late subscriber's handler while it is replayed to: live events that arrive
-/// meanwhile (from another thread, or from the subscriber's own handler) wait, in order,
-/// and are delivered when the replay is done; from then on events pass straight through.
-/// The replay and the waiting events are delivered outside every lock.
-final class ReplayGate<Element>: @unchecked Sendable {
-    private let downstream: (Event<Element>) -> Void
-    private let lock = SpinningLock()
-    /// Set, with release, once the replay and every waiting event were delivered; read
-    /// with acquire on each event, the only cost of the gate after the replay.
-    private let isOpen = Atomic<Bool>(false)
-    // Guarded by `lock`.
-    private var waiting: [Event<Element>] = []
-
-    init(_ downstream: @escaping (Event<Element>) -> Void) {
-        self.downstream = downstream
-    }
-
-    func on(_ event: Event<Element>) {
-        if isOpen.load(ordering: .acquiring) {
-            downstream(event)
-            return
-        }
-        lock.lock()
-        if !isOpen.load(ordering: .relaxed) {
-            waiting.append(event)
-            lock.unlock()
-            return
-        }
-        lock.unlock()
-        downstream(event)
-    }
-
-    /// Called once the replay was delivered: delivers what waited meanwhile, then opens.
-    func finishReplay() {
-        while true {
-            lock.lock()
-            if waiting.isEmpty {
-                isOpen.store(true, ordering: .releasing)
-                lock.unlock()
-                return
-            }
-            let batch = waiting
-            waiting.removeAll()
-            lock.unlock()
-            for event in batch { downstream(event) }
-        }
     }
 }

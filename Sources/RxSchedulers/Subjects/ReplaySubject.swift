@@ -2,9 +2,11 @@
 /// them to each new subscriber before it sees what comes next. Once stopped, a new
 /// subscriber receives the remembered elements and then the stop event.
 ///
-/// Replaying happens while the subject's lock is held, so a subscriber never sees a live
-/// element before (or in the middle of) its replay; live events are delivered outside the
-/// lock, as `PublishSubject` delivers them. Memory: the buffer holds at most `bufferSize`
+/// Replaying happens outside the subject's lock (as RxSwift main does since #2713), so a
+/// replayed observer may take other locks; a subscriber still never sees a live element
+/// before (or in the middle of) its replay: live events that arrive meanwhile wait until
+/// it is done (`ReplayGate`). Live events are delivered outside the lock, as
+/// `PublishSubject` delivers them. Memory: the buffer holds at most `bufferSize`
 /// elements (without bound for `createUnbounded()`).
 public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, UnsubscribeType, @unchecked Sendable {
     public typealias SubjectObserverType = ReplaySubject<Element>
@@ -73,18 +75,25 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Can
     }
 
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        lock.performLocked {
-            if disposed {
-                observer.on(.error(RxError.disposed(object: self)))
-                return Disposables.create()
-            }
-            for index in buffer.indices { observer.on(.next(buffer[(start + index) % buffer.count])) }
-            if let stopEvent {
-                observer.on(stopEvent)
-                return Disposables.create()
-            }
-            return SubjectSubscription(owner: self, key: observers.insert(eventHandler(of: observer)))
+        lock.lock()
+        if disposed {
+            lock.unlock()
+            observer.on(.error(RxError.disposed(object: self)))
+            return Disposables.create()
         }
+        let replayed = (0..<buffer.count).map { buffer[(start + $0) % buffer.count] }
+        if let stopEvent {
+            lock.unlock()
+            for element in replayed { observer.on(.next(element)) }
+            observer.on(stopEvent)
+            return Disposables.create()
+        }
+        let gate = replayed.isEmpty ? nil : ReplayGate(eventHandler(of: observer))
+        let key = observers.insert(gate.map { gate in { gate.on($0) } } ?? eventHandler(of: observer))
+        lock.unlock()
+        for element in replayed { observer.on(.next(element)) }
+        gate?.finishReplay()
+        return SubjectSubscription(owner: self, key: key)
     }
 
     func unsubscribe(_ key: BagKey) {

@@ -85,6 +85,28 @@ final class ReplaySubjectTests: RxTestCase {
         while sender.isExecuting { usleep(1_000) }
         XCTAssertEqual(gaps.load(), 0)
     }
+
+    /// The replay is delivered outside the subject's lock, and still before any live
+    /// event: one sent from the replayed observer's own handler waits until the replay
+    /// returns, so the handler is never re-entered.
+    func testALiveEventSentDuringTheReplayWaitsForIt() {
+        let subject = ReplaySubject<Int>.create(bufferSize: 2)
+        subject.onNext(1)
+        subject.onNext(2)
+        var received: [Int] = []
+        var depth = 0
+        var reentered = false
+        let subscription = subject.subscribe(onNext: { value in
+            depth += 1
+            defer { depth -= 1 }
+            if depth > 1 { reentered = true }
+            received.append(value)
+            if value == 1 { subject.onNext(3) }
+        })
+        XCTAssertEqual(received, [1, 2, 3])
+        XCTAssertFalse(reentered)
+        subscription.dispose()
+    }
 }
 
 /// A count shared by the test's threads.
