@@ -93,6 +93,8 @@ fi
 echo "== public API of the engine's modules (documented, and used or declared user API)"
 scripts/check-public-api.py --self-test
 scripts/check-public-api.py
+echo "== the generated operators (combineLatest, zip of 2 to 8 sources) match scripts/generate-arity.py"
+scripts/generate-arity.py --check
 
 if [ "${SKIP_DOCS:-0}" != "1" ]; then
     echo "== documentation (DocC; a warning, such as a link to a missing symbol, fails)"

@@ -48,4 +48,48 @@ func registerSynchronousPipelineBenchmarks() {
         subscription.dispose()
         blackHole(sum)
     }
+
+    // The combining operators beside map/filter: each element of the first subject is
+    // combined with the second's (which sent one element before the measurement).
+    Benchmark("subjects.combineLatest delivery") { benchmark in
+        let first = PublishSubject<Int>()
+        let second = PublishSubject<Int>()
+        var sum = 0
+        let subscription = Observable.combineLatest(first, second) { $0 &+ $1 }.subscribe(onNext: { sum &+= $0 })
+        second.onNext(1)
+        benchmark.startMeasurement()
+        for index in benchmark.scaledIterations { first.onNext(index) }
+        benchmark.stopMeasurement()
+        subscription.dispose()
+        blackHole(sum)
+    }
+
+    // Both subjects send in turn, so each pair is combined as the second element arrives.
+    Benchmark("subjects.zip delivery (per pair)") { benchmark in
+        let first = PublishSubject<Int>()
+        let second = PublishSubject<Int>()
+        var sum = 0
+        let subscription = Observable.zip(first, second) { $0 &+ $1 }.subscribe(onNext: { sum &+= $0 })
+        benchmark.startMeasurement()
+        for index in benchmark.scaledIterations {
+            first.onNext(index)
+            second.onNext(index)
+        }
+        benchmark.stopMeasurement()
+        subscription.dispose()
+        blackHole(sum)
+    }
+
+    Benchmark("subject.withLatestFrom delivery") { benchmark in
+        let first = PublishSubject<Int>()
+        let second = PublishSubject<Int>()
+        var sum = 0
+        let subscription = first.withLatestFrom(second) { $0 &+ $1 }.subscribe(onNext: { sum &+= $0 })
+        second.onNext(1)
+        benchmark.startMeasurement()
+        for index in benchmark.scaledIterations { first.onNext(index) }
+        benchmark.stopMeasurement()
+        subscription.dispose()
+        blackHole(sum)
+    }
 }

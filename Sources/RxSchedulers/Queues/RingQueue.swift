@@ -2,17 +2,21 @@
 ///
 /// Enqueue and dequeue are O(1); the buffer doubles when full and never shrinks below
 /// its initial capacity, so a steady stream through a warmed-up queue allocates nothing.
+/// Inlinable, for operators whose per-event code is specialized in the caller (`zip`).
+@usableFromInline
 struct RingQueue<Element> {
-    private var storage: [Element?]
-    private var head = 0
-    private(set) var count = 0
+    @usableFromInline var storage: [Element?]
+    @usableFromInline var head = 0
+    @usableFromInline private(set) var count = 0
 
+    @inlinable
     init(capacity: Int = 8) {
         storage = Array(repeating: nil, count: Swift.max(capacity, 1))
     }
 
-    var isEmpty: Bool { count == 0 }
+    @inlinable var isEmpty: Bool { count == 0 }
 
+    @inlinable
     mutating func enqueue(_ element: Element) {
         if count == storage.count { grow() }
         var tail = head + count
@@ -21,6 +25,7 @@ struct RingQueue<Element> {
         count += 1
     }
 
+    @inlinable
     mutating func dequeue() -> Element? {
         guard count > 0 else { return nil }
         let element = storage[head]
@@ -31,17 +36,20 @@ struct RingQueue<Element> {
         return element
     }
 
+    @inlinable
     func peek() -> Element? {
         count > 0 ? storage[head] : nil
     }
 
     /// Drops every element, keeping the capacity.
+    @inlinable
     mutating func removeAll() {
         while dequeue() != nil {}
         head = 0
     }
 
-    private mutating func grow() {
+    @usableFromInline
+    mutating func grow() {
         var grown = [Element?](repeating: nil, count: storage.count * 2)
         for offset in 0..<count {
             var index = head + offset

@@ -121,4 +121,36 @@ final class SharedSequenceOperatorsTests: SharedSequenceTestCase {
         XCTAssertEqual(late.events, [.next(350, 0), .next(400, 1)], "a driver's interval replays its latest tick")
         XCTAssertEqual(ticks.events, [.next(250, 0), .next(350, 1), .next(450, 2)])
     }
+
+    func testCombiningDriversSharesTheResult() {
+        let numbers = scheduler.createHotObservable([.next(210, 1), .next(230, 2), .completed(300)])
+        let letters = scheduler.createHotObservable([.next(220, "a"), .completed(250)])
+        var combinedSubscriptions = 0
+        let left = numbers.asDriver(onErrorJustReturn: 0)
+        let right = letters.asDriver(onErrorJustReturn: "")
+        let combined = Driver.combineLatest(left, right) { "\($0)\($1)" }.do(onSubscribe: { combinedSubscriptions += 1 })
+        let tuples = Driver.combineLatest(left, right).map { "\($0.0)\($0.1)" }
+        let zipped = Driver.zip(left, right) { "\($0)\($1)" }
+        let latest = left.withLatestFrom(right) { "\($0)\($1)" }
+        let latestAlone = left.withLatestFrom(right)
+        let collection = Driver.combineLatest([left, left.map { $0 * 10 }])
+        let zippedCollection = Driver.zip([left, left]) { $0.reduce(0, +) }
+        let observers = (0..<5).map { _ in scheduler.createObserver(String.self) }
+        let arrays = scheduler.createObserver([Int].self)
+        let sums = scheduler.createObserver(Int.self)
+        for (sequence, observer) in zip([combined, tuples, zipped, latest, latestAlone], observers) {
+            subscribe(sequence.asObservable(), observer, at: 200, until: 1000)
+        }
+        subscribe(combined.asObservable(), observers[0], at: 200, until: 1000)  // a second observer of the same driver
+        subscribe(collection.asObservable(), arrays, at: 200, until: 1000)
+        subscribe(zippedCollection.asObservable(), sums, at: 200, until: 1000)
+        scheduler.start()
+        XCTAssertEqual(combinedSubscriptions, 1, "two observers, one combined subscription")
+        XCTAssertEqual(observers[1].events, [.next(221, "1a"), .next(231, "2a"), .completed(301)])
+        XCTAssertEqual(observers[2].events, [.next(221, "1a"), .completed(301)])
+        XCTAssertEqual(observers[3].events, [.next(231, "2a"), .completed(301)])
+        XCTAssertEqual(observers[4].events, [.next(231, "a"), .completed(301)])
+        XCTAssertEqual(arrays.events, [.next(211, [1, 10]), .next(231, [2, 10]), .next(231, [2, 20]), .completed(301)])
+        XCTAssertEqual(sums.events, [.next(211, 2), .next(231, 4), .completed(301)])
+    }
 }
