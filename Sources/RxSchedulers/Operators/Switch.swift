@@ -37,12 +37,18 @@ where Observer.Element == Inner.Element {
     typealias Selector = (SourceElement) throws -> Inner
 
     private let selector: Selector
+    /// Serializes the events sent downstream (recursive, as in RxSwift). Nothing is
+    /// disposed under it: tearing a source down may take the source's own locks, which a
+    /// thread sending into this operator may hold (RxSwift #2711's class).
     private let lock = Lock(recursive: true)
     private let sourceSubscription = SingleAssignmentDisposable()
     private let innerSubscription = SerialDisposable()
+    // Guarded by `lock`.
     private var latest: UInt64 = 0
     private var hasLatest = false
     private var sourceStopped = false
+    /// Set with the stop event sent downstream: nothing is sent after it.
+    private var stopped = false
 
     init(selector: @escaping Selector, observer: Observer, cancel: Cancelable) {
         self.selector = selector
@@ -54,6 +60,15 @@ where Observer.Element == Inner.Element {
         return Disposables.create(sourceSubscription, innerSubscription)
     }
 
+    /// Sends the stop event `event` unless one was sent; returns whether it did, in which
+    /// case the caller disposes once it released the lock. Called with the lock held.
+    private func stopWhileLocked(with event: Event<Observer.Element>) -> Bool {
+        if stopped { return false }
+        stopped = true
+        forwardOn(event)
+        return true
+    }
+
     func on(_ event: Event<SourceElement>) {
         switch event {
         case .next(let element):
@@ -61,10 +76,7 @@ where Observer.Element == Inner.Element {
             do {
                 inner = try selector(element).asObservable()
             } catch {
-                lock.performLocked {
-                    forwardOn(.error(error))
-                    dispose()
-                }
+                if lock.performLocked({ stopWhileLocked(with: .error(error)) }) { dispose() }
                 return
             }
             let id: UInt64 = lock.performLocked {
@@ -79,38 +91,31 @@ where Observer.Element == Inner.Element {
             }
             subscription.setDisposable(inner.subscribe(observer))
         case .error(let error):
-            lock.performLocked {
-                forwardOn(.error(error))
-                dispose()
-            }
+            if lock.performLocked({ stopWhileLocked(with: .error(error)) }) { dispose() }
         case .completed:
-            lock.performLocked {
+            let ended: Bool = lock.performLocked {
                 sourceStopped = true
-                sourceSubscription.dispose()
-                if !hasLatest {
-                    forwardOn(.completed)
-                    dispose()
-                }
+                return !hasLatest && stopWhileLocked(with: .completed)
             }
+            sourceSubscription.dispose()
+            if ended { dispose() }
         }
     }
 
     private func innerEvent(_ event: Event<Inner.Element>, id: UInt64) {
-        lock.performLocked {
-            guard id == latest else { return }
+        let ended: Bool = lock.performLocked {
+            guard id == latest, !stopped else { return false }
             switch event {
             case .next:
                 forwardOn(event)
+                return false
             case .error:
-                forwardOn(event)
-                dispose()
+                return stopWhileLocked(with: event)
             case .completed:
                 hasLatest = false
-                if sourceStopped {
-                    forwardOn(.completed)
-                    dispose()
-                }
+                return sourceStopped && stopWhileLocked(with: .completed)
             }
         }
+        if ended { dispose() }
     }
 }

@@ -8,17 +8,21 @@ import XCTest
 /// deadlocks against it. Each test stands another lock in for "any lock downstream" and
 /// times out (instead of hanging) when the operator calls out under its lock.
 final class LockOrderingTests: RxTestCase {
-    /// `merge` tears down a completed inner source outside its lock: the teardown takes a
-    /// foreign lock that a thread sending into the merge holds.
-    func testMergeTearsDownACompletedInnerSourceOutsideItsLock() {
+    /// Runs the race these tests share: `source`'s teardown takes a foreign lock; one
+    /// thread holds that lock and, once the teardown has started, sends into the operator
+    /// (`send`, which needs the operator's lock); the other ends the source (`end`), so the
+    /// operator tears it down. Returns whether the teardown got the foreign lock, which it
+    /// cannot while the operator holds its own lock around the teardown.
+    private func teardownGetsTheForeignLock<Element>(
+        of source: PublishSubject<Element>, subscribe: (Observable<Element>) -> Disposable,
+        send: @escaping () -> Void, end: @escaping () -> Void
+    ) -> Bool {
         let foreign = NSRecursiveLock()
         let foreignHeld = DispatchSemaphore(value: 0)
         let teardownStarted = DispatchSemaphore(value: 0)
-        let first = PublishSubject<Int>()
-        let second = PublishSubject<Int>()
         let teardownGotTheForeignLock = Locked(false)
-        let firstWithTeardown = Observable<Int>.create { observer in
-            let subscription = first.subscribe(observer)
+        let withTeardown = Observable<Element>.create { observer in
+            let subscription = source.subscribe(observer)
             return Disposables.create {
                 teardownStarted.signal()
                 if foreign.lock(before: Date().addingTimeInterval(3)) {
@@ -28,26 +32,51 @@ final class LockOrderingTests: RxTestCase {
                 subscription.dispose()
             }
         }
-        let subscription = Observable.merge(firstWithTeardown, second.asObservable()).subscribe()
+        let subscription = subscribe(withTeardown)
         let done = DispatchGroup()
         done.enter()
         DispatchQueue.global().async {
             foreign.lock()
             foreignHeld.signal()
             _ = teardownStarted.wait(timeout: .now() + 3)
-            second.onNext(1)  // needs the merge's lock
+            send()
             foreign.unlock()
             done.leave()
         }
         done.enter()
         DispatchQueue.global().async {
             _ = foreignHeld.wait(timeout: .now() + 3)
-            first.onCompleted()  // the merge removes, and disposes, this inner subscription
+            end()
             done.leave()
         }
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
-        XCTAssertTrue(teardownGotTheForeignLock.current, "merge disposed the inner subscription while holding its lock")
         subscription.dispose()
+        return teardownGotTheForeignLock.current
+    }
+
+    /// `merge` tears down a completed inner source outside its lock.
+    func testMergeTearsDownACompletedInnerSourceOutsideItsLock() {
+        let first = PublishSubject<Int>()
+        let second = PublishSubject<Int>()
+        let released = teardownGetsTheForeignLock(
+            of: first, subscribe: { Observable.merge($0, second.asObservable()).subscribe() },
+            send: { second.onNext(1) }, end: { first.onCompleted() })
+        XCTAssertTrue(released, "merge disposed the inner subscription while holding its lock")
+    }
+
+    /// `switchLatest` (and `flatMapLatest`) tears its completed source down outside its lock.
+    func testSwitchTearsDownItsCompletedSourceOutsideItsLock() {
+        let outer = PublishSubject<Observable<Int>>()
+        let inner = PublishSubject<Int>()
+        let released = teardownGetsTheForeignLock(
+            of: outer,
+            subscribe: { source in
+                let subscription = source.switchLatest().subscribe()
+                outer.onNext(inner.asObservable())
+                return subscription
+            },
+            send: { inner.onNext(1) }, end: { outer.onCompleted() })
+        XCTAssertTrue(released, "switchLatest disposed its source while holding its lock")
     }
 
     /// `ReplaySubject` replays outside its lock: the replayed observer takes a foreign lock
