@@ -37,10 +37,10 @@ start_test_postgres
 swift test --traits StressHooks,PostgreSQL
 
 if [ "${SKIP_RELEASE:-0}" != "1" ]; then
-    echo "== swift test -c release, no traits (RxSchedulersTests)"
+    echo "== swift test -c release, no traits (RxSchedulersTests, RxSchedulersCocoaTests)"
     # -enable-testing: some core tests import the module with @testable (internal functions
     # stay visible to them; the code under test is still optimized, inlined and specialized).
-    swift test -c release -Xswiftc -enable-testing --disable-default-traits --scratch-path .build-release-tests --filter RxSchedulersTests
+    swift test -c release -Xswiftc -enable-testing --disable-default-traits --scratch-path .build-release-tests --filter "RxSchedulersTests|RxSchedulersCocoaTests"
     echo "== publish order of the shipped build (release, no traits: every retain before the publish, in gdb)"
     scripts/check-publish-order.py
     echo "== instructions per event of the core's hot paths (callgrind; Benchmarks/InstructionThresholds.json)"

@@ -2,6 +2,12 @@ import RxSchedulers
 
 /// Plays its events at their absolute times, whether or not anyone is subscribed;
 /// subscribers see what is played while they are subscribed.
+///
+/// The scheduled events hold the observable weakly: a subscription keeps it alive (its
+/// disposable refers to it), and one that nobody holds or subscribes to plays to nobody.
+/// (Unowned, they trapped when a test let go of a hot observable it never subscribed to
+/// before its events were due: in a release build Swift may release a local after its
+/// last use.)
 final class HotObservable<Element>: TestableObservable<Element> {
     private var observers: [Int: AnyObserver<Element>] = [:]
     private var nextObserverID = 0
@@ -9,7 +15,8 @@ final class HotObservable<Element>: TestableObservable<Element> {
     override init(testScheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>]) {
         super.init(testScheduler: testScheduler, recordedEvents: recordedEvents)
         for recorded in recordedEvents {
-            testScheduler.scheduleAt(recorded.time) { [unowned self] in
+            testScheduler.scheduleAt(recorded.time) { [weak self] in
+                guard let self else { return }
                 for id in self.observers.keys.sorted() {
                     self.observers[id]?.on(recorded.value)
                 }

@@ -121,4 +121,20 @@ final class VirtualTimeSchedulerTests: RxTestCase {
         XCTAssertEqual(ticks, [10, 15, 20, 25])
         periodic = nil
     }
+
+    /// A hot observable nobody holds or subscribes to plays to nobody, and its events,
+    /// still scheduled, do not trap (they held it unowned, and release builds let go of a
+    /// local after its last use).
+    func testAHotObservableNobodyHoldsPlaysToNobody() {
+        let scheduler = TestScheduler(initialClock: 0)
+        weak var released: TestableObservable<Int>?
+        do {
+            let hot = scheduler.createHotObservable([.next(210, 1), .completed(220)])
+            released = hot
+        }
+        XCTAssertNil(released)
+        scheduler.start()
+        XCTAssertEqual(scheduler.clock, 220)
+    }
+
 }
