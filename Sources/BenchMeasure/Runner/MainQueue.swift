@@ -16,4 +16,11 @@ package enum MainQueue {
     package static func async(_ body: @escaping @Sendable () -> Void) {
         DispatchQueue.main.async(execute: body)
     }
+
+    /// Runs `body` on the main queue and waits for its result (from a thread other than the
+    /// main one); `body` and the closures it creates are not isolated to any actor. For
+    /// calls that must be made on the main thread, such as `Driver`'s `drive`.
+    package static func sync<Result>(_ body: () -> Result) -> Result {
+        DispatchQueue.main.sync(execute: body)
+    }
 }

@@ -58,14 +58,13 @@ struct PipelineLoading: Workload {
             let finished = DispatchSemaphore(value: 0)
             let screen = LoadingScreen()
             let subscribedAt = MonotonicClock.now()
-            // Built here and handed to the main queue, which alone uses it from then on.
-            nonisolated(unsafe) let screenDriver = Observable.amb([content, spinnerFirst])
+            let screenDriver = Observable.amb([content, spinnerFirst])
                 .asDriver(onErrorRecover: { error in
                     invariants.record("load \(load) failed: \(error)")
                     return .empty()
                 })
             // `drive` is called on the main thread, as it requires.
-            let subscription = DispatchQueue.main.sync {
+            let subscription = MainQueue.sync {
                 screenDriver.drive(
                     onNext: { shown in screen.show(shown, at: MonotonicClock.now()) },
                     onCompleted: { finished.signal() }

@@ -86,7 +86,7 @@ struct PipelineSearch: Workload {
                     .asDriver(onErrorJustReturn: (query, []))
             }
         // `drive` is called on the main thread, as it requires.
-        let subscription = DispatchQueue.main.sync {
+        let subscription = MainQueue.sync {
             let list = results.drive(onNext: { query, results in
                 shown.show(query, resultCount: results.count, failed: Self.fails(query.text, final: finalText))
                 if query.text == finalText {
