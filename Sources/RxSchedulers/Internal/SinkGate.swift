@@ -31,9 +31,18 @@ final class SinkGate: Disposable, @unchecked Sendable {
     /// already stopped: the one way closure-built operators end.
     @inlinable
     func finish<Element>(with event: Event<Element>, to downstream: AnyObserver<Element>) {
-        guard stop() else { return }
+        if sendStop(event, to: downstream) { dispose() }
+    }
+
+    /// Sends the stop event `event` to `downstream` unless the sink had already stopped,
+    /// and returns whether it did; the caller then calls `dispose()`. For operators that
+    /// send under a lock of their own and must dispose only once they released it (a
+    /// source's teardown may take its own locks, RxSwift #2711).
+    @inlinable
+    func sendStop<Element>(_ event: Event<Element>, to downstream: AnyObserver<Element>) -> Bool {
+        guard stop() else { return false }
         downstream.on(event)
-        dispose()
+        return true
     }
 
     /// Passes `event` on as a relaying sink does: `next` while open, a stop event once

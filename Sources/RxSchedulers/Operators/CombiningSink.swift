@@ -53,20 +53,20 @@ final class CombiningSink<Result>: @unchecked Sendable {
                 do {
                     downstream.on(.next(try result()))
                 } catch {
-                    ended = stopWhileLocked(with: .error(error))
+                    ended = gate.sendStop(.error(error), to: downstream)
                 }
             } else if completesWhenOthersAreDone && doneCount - (isDone[index] ? 1 : 0) == arity - 1 {
-                ended = stopWhileLocked(with: .completed)
+                ended = gate.sendStop(.completed, to: downstream)
             }
         case .error(let error):
             sourceEnded = true
-            ended = stopWhileLocked(with: .error(error))
+            ended = gate.sendStop(.error(error), to: downstream)
         case .completed:
             sourceEnded = true
             if !isDone[index] {
                 isDone[index] = true
                 doneCount += 1
-                if doneCount == arity { ended = stopWhileLocked(with: .completed) }
+                if doneCount == arity { ended = gate.sendStop(.completed, to: downstream) }
             }
         }
         lock.unlock()
@@ -100,20 +100,12 @@ final class CombiningSink<Result>: @unchecked Sendable {
         var ended: Bool
         do {
             if let result { downstream.on(.next(try result())) }
-            ended = stopWhileLocked(with: .completed)
+            ended = gate.sendStop(.completed, to: downstream)
         } catch {
-            ended = stopWhileLocked(with: .error(error))
+            ended = gate.sendStop(.error(error), to: downstream)
         }
         lock.unlock()
         if ended { gate.dispose() }
     }
 
-    /// Sends `event`, under the lock, unless the subscription already stopped; returns
-    /// whether it did, in which case the caller disposes once it released the lock.
-    @inlinable
-    func stopWhileLocked(with event: Event<Result>) -> Bool {
-        guard gate.stop() else { return false }
-        downstream.on(event)
-        return true
-    }
 }

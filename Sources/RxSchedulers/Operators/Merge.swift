@@ -97,21 +97,11 @@ final class MergeSink<Element>: @unchecked Sendable {
         return group
     }
 
-    /// Sends the stop event `event`, under the lock, unless the subscription already
-    /// stopped; returns whether it did, in which case the caller disposes the
-    /// subscription (`gate.dispose()`) once it has released the lock.
-    @inlinable
-    func stopWhileLocked(with event: Event<Element>) -> Bool {
-        guard gate.stop() else { return false }
-        downstream.on(event)
-        return true
-    }
-
     /// Sends `error` and ends the subscription.
     @inlinable
     func fail(_ error: Swift.Error) {
         lock.lock()
-        let ended = stopWhileLocked(with: .error(error))
+        let ended = gate.sendStop(.error(error), to: downstream)
         lock.unlock()
         if ended { gate.dispose() }
     }
@@ -121,7 +111,7 @@ final class MergeSink<Element>: @unchecked Sendable {
     func outerCompleted() {
         lock.lock()
         outerStopped = true
-        let ended = activeCount == 0 && stopWhileLocked(with: .completed)
+        let ended = activeCount == 0 && gate.sendStop(.completed, to: downstream)
         lock.unlock()
         outerSubscription.dispose()
         if ended { gate.dispose() }
@@ -146,12 +136,12 @@ final class MergeSink<Element>: @unchecked Sendable {
                 if !self.gate.isClosed { self.downstream.on(event) }
                 self.lock.unlock()
             case .error:
-                let ended = self.stopWhileLocked(with: event)
+                let ended = self.gate.sendStop(event, to: self.downstream)
                 self.lock.unlock()
                 if ended { self.gate.dispose() }
             case .completed:
                 self.activeCount -= 1
-                let ended = self.outerStopped && self.activeCount == 0 && self.stopWhileLocked(with: .completed)
+                let ended = self.outerStopped && self.activeCount == 0 && self.gate.sendStop(.completed, to: self.downstream)
                 self.lock.unlock()
                 self.group.remove(for: key)
                 if ended { self.gate.dispose() }

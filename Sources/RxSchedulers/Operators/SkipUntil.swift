@@ -24,8 +24,7 @@ extension ObservableType {
                         if forwarding { downstream.on(event) }
                         lock.unlock()
                     case .error:
-                        let ended = gate.stop()
-                        if ended { downstream.on(event) }
+                        let ended = gate.sendStop(event, to: downstream)
                         lock.unlock()
                         if ended { gate.dispose() }
                     case .completed:
@@ -46,8 +45,7 @@ extension ObservableType {
                             lock.unlock()
                             otherSubscription.dispose()
                         case .error(let error):
-                            let ended = gate.stop()
-                            if ended { downstream.on(.error(error)) }
+                            let ended = gate.sendStop(.error(error), to: downstream)
                             lock.unlock()
                             if ended { gate.dispose() }
                         case .completed:

@@ -18,8 +18,7 @@ extension ObservableType {
             var latest: Source.Element?  // under `lock`
             func stop(with event: Event<ResultType>) {
                 lock.lock()
-                let ended = gate.stop()
-                if ended { downstream.on(event) }
+                let ended = gate.sendStop(event, to: downstream)
                 lock.unlock()
                 if ended { gate.dispose() }
             }
