@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "RxSchedulers", targets: ["RxSchedulers"]),
         .library(name: "RxSchedulersTesting", targets: ["RxSchedulersTesting"]),
         .library(name: "RxSchedulersCocoa", targets: ["RxSchedulersCocoa"]),
+        .library(name: "RxSchedulersRelay", targets: ["RxSchedulersRelay"]),
+        .library(name: "RxSchedulersBlocking", targets: ["RxSchedulersBlocking"]),
         .library(name: "SchedulerBench", targets: ["SchedulerBench"]),
         .library(name: "SchedulerBenchPeers", targets: ["SchedulerBenchPeers"]),
         .executable(name: "schedbench", targets: ["schedbench"]),
@@ -69,7 +71,12 @@ let package = Package(
         .target(name: "RxSchedulersTesting", dependencies: ["RxSchedulers"], swiftSettings: languageMode),
         // RxCocoa's scheduler-bound traits without the UI: SharedSequence, Driver, Signal.
         // A module of its own, so the core stays the core (`import RxCocoa` becomes this).
-        .target(name: "RxSchedulersCocoa", dependencies: ["RxSchedulers"], swiftSettings: languageMode),
+        .target(name: "RxSchedulersCocoa", dependencies: ["RxSchedulers", "RxSchedulersRelay"], swiftSettings: languageMode),
+        // RxRelay: subjects that cannot fail or complete (`import RxRelay` becomes this).
+        .target(name: "RxSchedulersRelay", dependencies: ["RxSchedulers"], swiftSettings: languageMode),
+        // RxBlocking: operators that wait for a sequence's end, for tests and tools
+        // (`import RxBlocking` becomes this).
+        .target(name: "RxSchedulersBlocking", dependencies: ["RxSchedulers"], swiftSettings: languageMode),
         // Not a product: the publish-order check's subject (scripts/check-publish-order.py
         // runs it under gdb), built in release without traits, as users ship the core.
         .executableTarget(name: "PublishOrderProbe", dependencies: ["RxSchedulers"], swiftSettings: languageMode),
@@ -200,7 +207,17 @@ let package = Package(
 
         .testTarget(
             name: "RxSchedulersCocoaTests",
-            dependencies: ["RxSchedulersCocoa", "RxSchedulers", "RxSchedulersTesting"],
+            dependencies: ["RxSchedulersCocoa", "RxSchedulersRelay", "RxSchedulers", "RxSchedulersTesting"],
+            swiftSettings: languageMode
+        ),
+        .testTarget(
+            name: "RxSchedulersRelayTests",
+            dependencies: ["RxSchedulersRelay", "RxSchedulers", "RxSchedulersTesting"],
+            swiftSettings: languageMode
+        ),
+        .testTarget(
+            name: "RxSchedulersBlockingTests",
+            dependencies: ["RxSchedulersBlocking", "RxSchedulers"],
             swiftSettings: languageMode
         ),
         .testTarget(

@@ -37,10 +37,10 @@ start_test_postgres
 swift test --traits StressHooks,PostgreSQL
 
 if [ "${SKIP_RELEASE:-0}" != "1" ]; then
-    echo "== swift test -c release, no traits (RxSchedulersTests, RxSchedulersCocoaTests)"
+    echo "== swift test -c release, no traits (the tests of RxSchedulers, RxSchedulersCocoa, RxSchedulersRelay, RxSchedulersBlocking)"
     # -enable-testing: some core tests import the module with @testable (internal functions
     # stay visible to them; the code under test is still optimized, inlined and specialized).
-    swift test -c release -Xswiftc -enable-testing --disable-default-traits --scratch-path .build-release-tests --filter "RxSchedulersTests|RxSchedulersCocoaTests"
+    swift test -c release -Xswiftc -enable-testing --disable-default-traits --scratch-path .build-release-tests --filter "RxSchedulersTests|RxSchedulersCocoaTests|RxSchedulersRelayTests|RxSchedulersBlockingTests"
     echo "== publish order of the shipped build (release, no traits: every retain before the publish, in gdb)"
     scripts/check-publish-order.py
     echo "== instructions per event of the core's hot paths (callgrind; Benchmarks/InstructionThresholds.json)"
@@ -98,7 +98,7 @@ scripts/generate-arity.py --check
 
 if [ "${SKIP_DOCS:-0}" != "1" ]; then
     echo "== documentation (DocC; a warning, such as a link to a missing symbol, fails)"
-    for target in RxSchedulers RxSchedulersTesting RxSchedulersCocoa SchedulerBench SchedulerBenchPeers; do
+    for target in RxSchedulers RxSchedulersTesting RxSchedulersCocoa RxSchedulersRelay RxSchedulersBlocking SchedulerBench SchedulerBenchPeers; do
         swift package --disable-sandbox generate-documentation --target "$target" --warnings-as-errors >/dev/null
     done
 fi

@@ -26,4 +26,8 @@ public enum Resources {
     public static func decrementTotal() -> Int32 {
         counter.wrappingSubtract(1, ordering: .relaxed).newValue
     }
+
+    /// The number of observables `observe(on:)` made for a `SerialDispatchQueueScheduler`
+    /// that are alive now (RxSwift's, for tests that check which implementation was chosen).
+    public static var numberOfSerialDispatchQueueObservables: Int32 { SerialQueueObservableCount.total }
 }

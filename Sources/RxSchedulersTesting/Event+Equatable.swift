@@ -22,3 +22,36 @@ func errorsEqual(_ lhs: Swift.Error, _ rhs: Swift.Error) -> Bool {
     let right = rhs as NSError
     return left.domain == right.domain && left.code == right.code
 }
+
+/// A maybe's outcomes compare as events do.
+extension MaybeEvent: Equatable where Element: Equatable {
+    public static func == (lhs: MaybeEvent<Element>, rhs: MaybeEvent<Element>) -> Bool {
+        switch (lhs, rhs) {
+        case (.completed, .completed): return true
+        case let (.success(left), .success(right)): return left == right
+        case let (.error(left), .error(right)): return errorsEqual(left, right)
+        default: return false
+        }
+    }
+}
+
+/// A completable's outcomes compare as events do.
+extension CompletableEvent: Equatable {
+    public static func == (lhs: CompletableEvent, rhs: CompletableEvent) -> Bool {
+        switch (lhs, rhs) {
+        case (.completed, .completed): return true
+        case let (.error(left), .error(right)): return errorsEqual(left, right)
+        default: return false
+        }
+    }
+}
+
+/// Whether two single outcomes are equal (`SingleEvent` is `Result`, whose own `==`
+/// needs an `Equatable` failure; errors compare as in `Event`).
+func singleEventsEqual<Element: Equatable>(_ lhs: SingleEvent<Element>, _ rhs: SingleEvent<Element>) -> Bool {
+    switch (lhs, rhs) {
+    case let (.success(left), .success(right)): return left == right
+    case let (.failure(left), .failure(right)): return errorsEqual(left, right)
+    default: return false
+    }
+}

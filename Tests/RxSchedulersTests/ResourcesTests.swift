@@ -44,3 +44,19 @@ final class ResourcesTests: RxTestCase {
         XCTAssertEqual(Resources.total, baseline)
     }
 }
+
+final class SerialQueueObservableCountTests: RxTestCase {
+    func testObservablesOnASerialDispatchQueueAreCountedWhileTheyLive() {
+        let before = Resources.numberOfSerialDispatchQueueObservables
+        var observables: [Observable<Int>]? = [
+            Observable.just(1).observe(on: SerialDispatchQueueScheduler(qos: .default)),
+            Observable.just(1).observe(on: SerialDispatchQueueScheduler(qos: .default), strategy: .reference),
+            Observable.just(1).observe(on: SerialDispatchQueueScheduler(qos: .default), strategy: .referenceGeneric),
+            Observable.just(1).observe(on: ConcurrentDispatchQueueScheduler(qos: .default)),
+        ]
+        XCTAssertEqual(Resources.numberOfSerialDispatchQueueObservables, before + 2, "generic observe(on:) and other schedulers are not counted")
+        XCTAssertEqual(observables?.count, 4)
+        observables = nil
+        XCTAssertEqual(Resources.numberOfSerialDispatchQueueObservables, before)
+    }
+}

@@ -153,7 +153,7 @@ extension DisposalSiteScenario {
             let subject = PublishSubject<Int>()
             // Disposed from another thread, as the core's disposables may be.
             nonisolated(unsafe) let subscription = subject.flatMap { _ in inner }.subscribe()
-            nonisolated(unsafe) let outer = subject
+            let outer = subject
             iteration.concurrently(2, name: "disposal.site.inner") { thread, _ in
                 if thread == 0 {
                     outer.onNext(0)  // subscribes the inner source on this thread

@@ -6,7 +6,8 @@ extension ObservableType {
 
     /// Subscribes closures per event kind. `onDisposed` runs once, when the sequence
     /// terminates or the subscription is disposed. An error with no `onError` handler
-    /// is ignored, after `onDisposed`. The per-event code is specialized in the caller.
+    /// goes to `Hooks.defaultErrorHandler` (which ignores it unless set). The per-event
+    /// code is specialized in the caller.
     @inlinable
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
@@ -15,6 +16,7 @@ extension ObservableType {
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
         let disposable: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+        let callStack = onError == nil ? Hooks.subscriptionCallStack() : []
         let gate = SinkGate(disposing: disposable)
         let observer = ClosureObserver<Element> { event in
             switch event {
@@ -22,7 +24,7 @@ extension ObservableType {
                 if !gate.isClosed { onNext?(value) }
             case .error(let error):
                 guard gate.stop() else { return }
-                onError?(error)
+                if let onError { onError(error) } else { Hooks.defaultErrorHandler(callStack, error) }
                 gate.dispose()
             case .completed:
                 guard gate.stop() else { return }

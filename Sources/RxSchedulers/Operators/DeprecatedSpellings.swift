@@ -22,6 +22,18 @@ extension ObservableType {
         catchAndReturn(element)
     }
 
+    @available(*, deprecated, renamed: "retry(when:)")
+    public func retryWhen<Trigger: ObservableType, Error: Swift.Error>(_ notificationHandler: @escaping (Observable<Error>) -> Trigger)
+        -> Observable<Element>
+    {
+        retry(when: notificationHandler)
+    }
+
+    @available(*, deprecated, renamed: "retry(when:)")
+    public func retryWhen<Trigger: ObservableType>(_ notificationHandler: @escaping (Observable<Swift.Error>) -> Trigger) -> Observable<Element> {
+        retry(when: notificationHandler)
+    }
+
     @available(*, deprecated, renamed: "catch(sequence:)")
     public static func catchError<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Observable<Element>
     where Sequence.Element == Observable<Element> {

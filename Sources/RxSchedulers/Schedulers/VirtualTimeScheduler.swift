@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Items due at the same time run in the order they were scheduled. Scheduling is
 /// thread-safe; running (`start`, `advanceTo`) belongs to one thread at a time.
-open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerType, CustomDebugStringConvertible {
+open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerType, CustomDebugStringConvertible, VirtualTimeSchedulerMarker {
     public typealias VirtualTime = Converter.VirtualTimeUnit
     public typealias VirtualTimeInterval = Converter.VirtualTimeIntervalUnit
 
@@ -159,3 +159,8 @@ final class VirtualSchedulerItem<Time>: Cancelable, @unchecked Sendable {
 
     func dispose() { item.dispose() }
 }
+
+/// What every `VirtualTimeScheduler` is, whatever its converter: lets code that holds a
+/// scheduler as an existential tell virtual time from real time.
+@usableFromInline
+protocol VirtualTimeSchedulerMarker: AnyObject {}

@@ -6,9 +6,14 @@ protocol UnsubscribeType: AnyObject {
 }
 
 /// The disposable a subject returns from `subscribe`: it removes that subscriber once.
+///
+/// It holds the subject weakly, as RxSwift's does: the subject holds the subscriber, and a
+/// subscriber's chain usually holds this disposable, so a strong reference would keep a
+/// subject that nobody else holds, and its subscribers, alive forever when the
+/// subscription is never disposed.
 final class SubjectSubscription: Disposable, @unchecked Sendable {
     private let disposed = Atomic<Bool>(false)
-    private var owner: UnsubscribeType?
+    private weak var owner: UnsubscribeType?
     private let key: BagKey
 
     init(owner: UnsubscribeType, key: BagKey) {

@@ -40,6 +40,11 @@ public struct SharedSequence<SharingStrategy: SharingStrategyProtocol, Element>:
         source
     }
 
+    /// The shared sequence as an `Infallible`, which it is.
+    public func asInfallible() -> Infallible<Element> {
+        asInfallible(onErrorFallbackTo: .empty())
+    }
+
     /// `self`.
     @inlinable
     public func asSharedSequence() -> SharedSequence<SharingStrategy, Element> {

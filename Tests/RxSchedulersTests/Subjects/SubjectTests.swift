@@ -122,3 +122,35 @@ final class SubjectTests: RxTestCase {
         XCTAssertEqual(observer.events, [.next(210, 2), .next(300, 3), .completed(400)])
     }
 }
+
+final class SubjectLifetimeTests: XCTestCase {
+    /// A subscription nobody disposes must not keep its subject alive: the subject holds
+    /// the subscriber, whose chain holds the subscription's disposable, which holds the
+    /// subject weakly (as RxSwift's does). The subscriber's own sink and disposer stay (a
+    /// subscription lives until it ends or is disposed, as in RxSwift), so this test does
+    /// not check `Resources.total`.
+    func testASubjectWithSubscriptionsNeverDisposedIsReleased() {
+        weak var publish: PublishSubject<Int>?
+        weak var behavior: BehaviorSubject<Int>?
+        weak var replay: ReplaySubject<Int>?
+        weak var async: AsyncSubject<Int>?
+        do {
+            let publishSubject = PublishSubject<Int>()
+            let behaviorSubject = BehaviorSubject(value: 0)
+            let replaySubject = ReplaySubject<Int>.create(bufferSize: 1)
+            let asyncSubject = AsyncSubject<Int>()
+            (publish, behavior, replay, async) = (publishSubject, behaviorSubject, replaySubject, asyncSubject)
+            _ = publishSubject.map { $0 + 1 }.subscribe(onNext: { _ in })
+            _ = behaviorSubject.catchAndReturn(0).subscribe(onNext: { _ in })
+            _ = replaySubject.filter { $0 > 0 }.subscribe(onNext: { _ in })
+            _ = asyncSubject.subscribe(onNext: { _ in })
+            publishSubject.onNext(1)
+            behaviorSubject.onNext(1)
+            replaySubject.onNext(1)
+        }
+        XCTAssertNil(publish)
+        XCTAssertNil(behavior)
+        XCTAssertNil(replay)
+        XCTAssertNil(async)
+    }
+}
