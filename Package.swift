@@ -37,6 +37,13 @@ let package = Package(
         // A history shared by a fleet in PostgreSQL (`--db postgres://…`), through postgres-nio
         // (`swift build -c release --traits PostgreSQL`). Off by default: it adds SwiftNIO and
         // BoringSSL, several minutes to a first build; the SQLite history needs none of it.
+        // A slower build on demand, for measuring the gate's error rates on real runs
+        // (scripts/validate-gate.py): SCHEDBENCH_SLOWDOWN=CASE-PREFIX:PERCENT slows the
+        // named cases. Off by default: without it the hooks compile to nothing.
+        .trait(
+            name: "ValidationSlowdown",
+            description: "Let SCHEDBENCH_SLOWDOWN=CASE-PREFIX:PERCENT make cases slower per event (for validating gate and compare --history on real runs)."
+        ),
         .trait(
             name: "PostgreSQL",
             description: "Store histories in PostgreSQL too (schedbench history … --db postgres://…), through postgres-nio."

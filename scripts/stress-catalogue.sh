@@ -50,18 +50,7 @@ if [ "${DEFAULT:-0}" = "1" ]; then
         read -r bug _ <<<"$entry"
         status=0
         RXSCHEDULERS_SEEDED_BUG="$bug" "$binary" stress --seed "$seed" --out "$scratch/default-$bug" --quiet >/dev/null 2>&1 || status=$?
-        caught_by=$(python3 - "$scratch/default-$bug/stress.csv" <<'PY'
-import csv, os, sys
-path = sys.argv[1]
-if not os.path.exists(path):
-    print("no stress.csv"); sys.exit()
-found = {}
-for row in csv.DictReader(open(path)):
-    if row["record"] == "violation" and row["count"] != "0":
-        found.setdefault(row["scenario"], set()).add(row["name"])
-print("; ".join(f"{s}: {', '.join(sorted(k))}" for s, k in sorted(found.items())) or "-")
-PY
-)
+        caught_by=$(scripts/stress-violations.py "$scratch/default-$bug/stress.csv")
         case "$status" in
             3) verdict="**caught**" ;;
             0) verdict="missed" ;;

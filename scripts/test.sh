@@ -34,7 +34,7 @@ fi
 
 echo "== swift test (with a PostgreSQL server for the history tests)"
 start_test_postgres
-swift test --traits StressHooks,PostgreSQL
+swift test --traits StressHooks,PostgreSQL,ValidationSlowdown
 
 if [ "${SKIP_RELEASE:-0}" != "1" ]; then
     echo "== swift test -c release, no traits (the tests of RxSchedulers, RxSchedulersCocoa, RxSchedulersRelay, RxSchedulersBlocking)"
@@ -51,6 +51,12 @@ if [ "${SKIP_RELEASE:-0}" != "1" ]; then
     swift build -c release --traits StressHooks --scratch-path .build-release-stress --product schedbench
     # No workload closure may pay a run-time executor check the scheduler under test does not.
     scripts/check-isolation-checks.sh .build-release-stress/release/schedbench
+    # The validation slowdown (ValidationSlowdown trait) must leave no code in a build without it.
+    nm .build-release-stress/release/schedbench > .build-release-stress/symbols.txt
+    if grep -q '18ValidationSlowdownO4spin' .build-release-stress/symbols.txt; then
+        echo "error: a build without the ValidationSlowdown trait contains its spin" >&2
+        exit 1
+    fi
     stress_out="$(mktemp -d)"
     .build-release-stress/release/schedbench stress --duration 45 --out "$stress_out/stress" --quiet
     rm -rf "$stress_out"

@@ -36,6 +36,7 @@ struct CaseRunner {
     func run(_ benchCase: BenchCase) throws -> CaseResult {
         let workload = Workloads.named(benchCase.workload)
         var records: [TrialRecord] = []
+        try prepareValidationSlowdown(workload, benchCase)
         var (warmupViolations, samples) = try warmup(workload, benchCase)
 
         var overheadPairs: [(on: Double, off: Double)] = []
@@ -104,6 +105,7 @@ struct CaseRunner {
     /// operations.
     func runCountingOnly(_ counting: CountingTrial, _ benchCase: BenchCase) throws -> (CaseResult, operations: Int?) {
         let workload = Workloads.named(benchCase.workload)
+        try prepareValidationSlowdown(workload, benchCase)
         var (warmupViolations, samples) = try warmup(workload, benchCase)
         let record: TrialRecord?
         var operations: Int?
@@ -128,6 +130,24 @@ struct CaseRunner {
             result.addCounting(record)
         }
         return (result, operations)
+    }
+
+    /// In a build with the `ValidationSlowdown` trait, sets the case's slowdown from the
+    /// median of three untimed trials run without it (see `ValidationSlowdown`); nothing
+    /// otherwise.
+    private func prepareValidationSlowdown(_ workload: any Workload, _ benchCase: BenchCase) throws {
+        #if ValidationSlowdown
+        try ValidationSlowdown.prepare(for: benchCase) {
+            var costs: [Double] = []
+            for _ in 0..<3 {
+                try continueUnlessCancelled()
+                let outcome = try workload.runTrial(benchCase, invariants: InvariantReport(), checking: options.checking)
+                _ = waitForResources(atMost: Resources.total)
+                if let cost = Self.throughput(outcome)[.nsPerEvent] { costs.append(cost) }
+            }
+            return Statistics.median(costs)
+        }
+        #endif
     }
 
     /// The untimed warmup trials: their violations and violation descriptions.

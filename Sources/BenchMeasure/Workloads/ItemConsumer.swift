@@ -1,4 +1,5 @@
 import BenchModel
+import Foundation
 import RxSchedulers
 
 /// The observer end of the throughput and latency workloads: checks each delivery
@@ -28,6 +29,10 @@ final class ItemConsumer: @unchecked Sendable {
         if recordsLatency { latency.record(intended: item.stamp, completed: MonotonicClock.now()) }
         sequence?.observe(producer: item.producer, sequence: item.sequence)
         delivered &+= 1
+        #if ValidationSlowdown
+        // Where the event is delivered, unless the thread that made it delivers it too.
+        if pthread_equal(item.madeOn, pthread_self()) == 0 { ValidationSlowdown.perEvent() }
+        #endif
         overlap?.leave()
     }
 

@@ -35,6 +35,7 @@ struct MainInline: Workload {
             for sequence in 0..<events {
                 _ = scheduler.schedule(sequence) { sequence in
                     checker?.observe(producer: 0, sequence: sequence)
+                    ValidationSlowdown.perEvent()  // empty in normal builds
                     if remaining.wrappingSubtract(1, ordering: .relaxed).newValue == 0 {
                         finishedAt.store(MonotonicClock.now(), ordering: .relaxed)
                         done.signal()

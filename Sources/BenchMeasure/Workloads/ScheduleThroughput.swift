@@ -34,6 +34,7 @@ struct ScheduleThroughput: Workload {
         @Sendable func action(producer: Int, sequence: Int) -> Disposable {
             overlap?.enter()
             checker?.observe(producer: producer, sequence: sequence)
+            ValidationSlowdown.perEvent()  // empty in normal builds
             overlap?.leave()
             if remaining.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
                 finishedAt.store(MonotonicClock.now(), ordering: .relaxed)

@@ -22,6 +22,7 @@ struct TrampolineNested: Workload {
         let start = MonotonicClock.now()
         _ = CurrentThreadScheduler.instance.scheduleRecursive(0) { step, recurse in
             checker?.observe(producer: 0, sequence: step)
+            ValidationSlowdown.perEvent()  // empty in normal builds
             if step + 1 < steps { recurse(step + 1) }
         }
         let end = MonotonicClock.now()

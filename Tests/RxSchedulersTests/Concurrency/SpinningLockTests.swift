@@ -27,15 +27,18 @@ final class SpinningLockTests: XCTestCase {
         let counter = UnsafeCounter()
         lock.lock()
         let group = DispatchGroup()
+        let started = DispatchGroup()
         for _ in 0..<3 {
             group.enter()
+            started.enter()
             Thread.detachNewThread {
+                started.leave()
                 lock.performLocked { counter.value += 1 }
                 group.leave()
             }
         }
-        Thread.sleep(forTimeInterval: 0.05)
-        XCTAssertEqual(counter.value, 0)
+        XCTAssertEqual(started.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(counter.value, 0, "no waiter gets a lock that is held")
         lock.unlock()
         XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(lock.performLocked { counter.value }, 3)

@@ -22,16 +22,20 @@ final class MPSCQueueTests: XCTestCase {
         let perProducer = itemsPerProducer
         let total = producers * perProducer
         let start = DispatchSemaphore(value: 0)
+        let ready = DispatchGroup()
         let group = DispatchGroup()
         for producer in 0..<producers {
             group.enter()
+            ready.enter()
             Thread.detachNewThread {
+                ready.leave()
                 start.wait()
                 for sequence in 0..<perProducer { queue.enqueue(Item(producer: producer, sequence: sequence)) }
                 group.leave()
             }
         }
-        Thread.sleep(forTimeInterval: 0.01)
+        // Every producer is running and waits at the gate, so they start together.
+        XCTAssertEqual(ready.wait(timeout: .now() + 60), .success)
         for _ in 0..<producers { start.signal() }
 
         var next = [Int](repeating: 0, count: producers)

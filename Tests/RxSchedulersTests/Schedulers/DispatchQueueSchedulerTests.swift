@@ -125,7 +125,14 @@ final class DispatchQueueSchedulerTests: RxTestCase {
         wait(for: [fiveTicks], timeout: 5)
         periodic.dispose()
         let countAtDispose = states.current.count
-        Thread.sleep(forTimeInterval: 0.05)
+        // A block queued on the scheduler's serial queue now runs after any tick already
+        // queued there: once it ran, no tick can come.
+        let drained = expectation(description: "the queue ran past the disposal")
+        _ = scheduler.schedule(()) { _ in
+            drained.fulfill()
+            return Disposables.create()
+        }
+        wait(for: [drained], timeout: 30)
         XCTAssertLessThanOrEqual(states.current.count, countAtDispose + 1, "at most a tick already running finishes")
         XCTAssertEqual(Array(states.current.prefix(5)), [0, 1, 2, 3, 4])
     }

@@ -33,7 +33,6 @@ final class PeriodicCatchUpTests: RxTestCase {
         }
         wait(for: [finished], timeout: 10)
         periodic.dispose()
-        Thread.sleep(forTimeInterval: 0.03)
         let delivered = states.current
         XCTAssertEqual(Array(delivered.prefix(41)), Array(0...40), "every tick delivered once, in order")
         XCTAssertEqual(detector.maximumConcurrency, 1, "the action never overlaps itself")

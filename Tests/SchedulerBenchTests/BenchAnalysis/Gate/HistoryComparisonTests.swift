@@ -111,7 +111,7 @@ final class HistoryComparisonTests: XCTestCase {
 
     override func setUpWithError() throws {
         if name.contains("Flagged") || name.contains("Caught") || name.contains("Pooling") {
-            try XCTSkipIf(dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil, "rate measurement: arithmetic only, nothing for ThreadSanitizer")
+            try skipRateMeasurementUnderThreadSanitizer()
         }
     }
 

@@ -127,7 +127,7 @@ final class WorkflowTests: XCTestCase {
     /// results, the paired comparison, comparison.csv and the report.
     func testGateThroughTheEngine() throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("schedbench").path
-        if dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil {
+        if runsUnderThreadSanitizer {
             throw XCTSkip("the gate runs schedbench, which links jemalloc and cannot run under ThreadSanitizer")
         }
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: executable), "build schedbench first (swift build)")

@@ -1,0 +1,60 @@
+import XCTest
+
+@testable import BenchMeasure
+@testable import BenchModel
+
+/// The validation slowdown: in a build with the trait (the debug pass of scripts/test.sh
+/// has it), `SCHEDBENCH_SLOWDOWN` names the cases and the share; without the trait the
+/// hooks are empty (scripts/test.sh checks a normal release build has none of it).
+final class ValidationSlowdownTests: XCTestCase {
+    #if ValidationSlowdown
+    private let trampoline = BenchCase(
+        suite: "test", workload: .trampolineNested, scheduler: .currentThread, strategy: .none, producers: 1, events: 1_000, payloadBytes: 0,
+        rateHz: 0)
+
+    func testRequestsNameCasesByPrefixAndShare() throws {
+        let requests = try ValidationSlowdown.parse("trampoline.nested/currentThread:10,*:3")
+        XCTAssertEqual(requests.map(\.casePrefix), ["trampoline.nested/currentThread", "*"])
+        XCTAssertEqual(requests.map(\.fraction), [0.10, 0.03])
+        XCTAssertTrue(requests[0].matches(trampoline))
+        XCTAssertTrue(requests[1].matches(trampoline), "* names every case")
+        XCTAssertEqual(try ValidationSlowdown.parse(nil), [])
+        XCTAssertEqual(try ValidationSlowdown.parse(""), [])
+    }
+
+    func testBadRequestsAreErrorsSayingWhatIsExpected() {
+        for bad in ["trampoline", ":10", "x:0", "x:-5", "x:2000", "x:ten"] {
+            XCTAssertThrowsError(try ValidationSlowdown.parse(bad), bad) { error in
+                XCTAssertTrue("\(error)".contains("expected CASE-PREFIX:PERCENT"), "\(error)")
+            }
+        }
+    }
+
+    func testTheSpinIsTheRequestedShareOfTheMeasuredCost() throws {
+        let added = try ValidationSlowdown.prepare(for: trampoline, requests: "trampoline.nested:10") { 1_000 }
+        XCTAssertEqual(added, 100, accuracy: ValidationSlowdown.nanosecondsPerTurn, "10% of 1,000 ns per event")
+        XCTAssertEqual(Double(ValidationSlowdown.currentTurns) * ValidationSlowdown.nanosecondsPerTurn, added, accuracy: 1e-9)
+        XCTAssertEqual(try ValidationSlowdown.prepare(for: trampoline, requests: "observeOn:10") { 1_000 }, 0, "another case is not slowed")
+        XCTAssertEqual(ValidationSlowdown.currentTurns, 0)
+        XCTAssertEqual(try ValidationSlowdown.prepare(for: trampoline, requests: nil) { XCTFail("no calibration without a request"); return 1 }, 0)
+    }
+
+    func testASlowedCaseRunsItsCalibrationAndItsTrials() throws {
+        setenv("SCHEDBENCH_SLOWDOWN", "trampoline.nested:50", 1)
+        defer { unsetenv("SCHEDBENCH_SLOWDOWN") }
+        var options = RunOptions()
+        options.trials = 2
+        options.warmup = 0
+        options.countAllocations = false
+        let result = try CaseRunner(options: options).run(trampoline)
+        XCTAssertEqual(result.trials.count, 2)
+        XCTAssertGreaterThan(ValidationSlowdown.currentTurns, 0, "the case was slowed")
+        XCTAssertEqual(result.trials.compactMap { $0.metrics[.invariantViolations] }, [0, 0])
+    }
+    #endif
+
+    func testTheHookIsFreeWithoutARequest() {
+        // Without the trait, or without SCHEDBENCH_SLOWDOWN, the hook does nothing.
+        for _ in 0..<1_000 { ValidationSlowdown.perEvent() }
+    }
+}

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Measures the error rates of the CI gate on real runs of this machine, the way users meet
+them: false alarms of a build against itself, detections of a truly slower build.
+
+Conditions (each run GATES times, with LOAD busy loops `yes > /dev/null` beside it):
+  aa      the same build on both sides
+  one10   one case 10% slower (VALIDATION_SLOWED, by default trampoline.nested)
+  all3    every case 3% slower, inside the default 5% threshold
+Each gate is `schedbench gate --rounds ROUNDS --thresholds ci/thresholds.json` on a fixed
+case set (CASES below), whose verdict is the paired decision the gate ships with; the same
+rounds are then judged again with Welch's test (`schedbench compare BASE NEW`, the rounds
+as independent trials), so both methods are rated on the same runs.
+
+With --history: a fresh SQLite history of HISTORY_RUNS runs of the build, then GATES runs
+of the same build and GATES of the build with one case 10% slower, each judged by
+`compare --history` (and not added).
+
+The slower build is the ValidationSlowdown build with SCHEDBENCH_SLOWDOWN set for the
+candidate only (a wrapper script); the baseline is the same binary without it. The realized
+slowdown of each slowed case is reported: the mean of the gates' own paired estimates.
+
+Every gate's outcome is appended to OUT/gates.csv (history runs to OUT/history.csv) as it
+finishes, so an interrupted campaign keeps what it measured; --summary OUT prints the
+tables from those files without running anything.
+
+    scripts/validate-gate.py --conditions aa,one10,all3 --gates 30 --out results/validation
+    scripts/validate-gate.py --load 2 --conditions aa --gates 30 --out results/validation
+    scripts/validate-gate.py --history --gates 30 --out results/validation
+    scripts/validate-gate.py --summary results/validation
+"""
+import argparse
+import csv
+import math
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# 13 cases: a hand-off and a scheduling workload on the trampoline and on a serial queue,
+# 1 and 4 producers, and the trampoline's nested schedules (a gate of 2 rounds took 9 s here).
+CASES = [
+    "--suite", "default",
+    "--workload", "observeOn.throughput,schedule.throughput,trampoline.nested",
+    "--scheduler", "currentThread,serial",
+    "--strategy", "reference,drain,batched,none",
+    "--producers", "1,4",
+    "--events", "20000",
+    "--warmup", "1",
+]
+SLOWED = os.environ.get("VALIDATION_SLOWED", "trampoline.nested")
+CONDITIONS = {"aa": None, "one10": f"{SLOWED}:10", "all3": "*:3"}
+FIELDS = ["condition", "load", "gate", "seconds", "paired_exit", "paired_regressed", "welch_exit", "welch_regressed", "slowed_estimates"]
+HISTORY_FIELDS = ["condition", "load", "run", "exit", "regressed", "slowed_estimates"]
+
+
+def build():
+    """The release schedbench with the ValidationSlowdown trait."""
+    scratch = os.path.join(ROOT, ".build-validation")
+    subprocess.run(
+        ["swift", "build", "-c", "release", "--traits", "ValidationSlowdown", "--product", "schedbench", "--scratch-path", scratch],
+        cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    return os.path.join(scratch, "release", "schedbench")
+
+
+def wrapper(binary, slowdown, directory):
+    """An executable that runs `binary` with SCHEDBENCH_SLOWDOWN set (or unset)."""
+    path = os.path.join(directory, f"schedbench-{'plain' if slowdown is None else slowdown.replace('*', 'all').replace(':', '-')}")
+    with open(path, "w") as file:
+        file.write("#!/bin/sh\n")
+        file.write("unset SCHEDBENCH_SLOWDOWN\n" if slowdown is None else f"export SCHEDBENCH_SLOWDOWN='{slowdown}'\n")
+        file.write(f"exec '{binary}' \"$@\"\n")
+    os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+    return path
+
+
+def regressed_rows(comparison_csv):
+    """The rows decided 'regressed', and the estimates of the slowed case's ns/event."""
+    rows, estimates = [], []
+    if not os.path.exists(comparison_csv):
+        return rows, estimates
+    with open(comparison_csv, newline="") as file:
+        for row in csv.DictReader(file):
+            name = f"{row.get('workload', '')}/{row.get('scheduler', '')}/{row.get('strategy', '')}/p{row.get('producers', '')}"
+            if row.get("verdict") == "regressed":
+                rows.append(f"{name} {row.get('metric')}")
+            if row.get("metric") == "ns_per_event" and name.startswith(SLOWED) and row.get("ratio"):
+                estimates.append(row["ratio"])
+    return rows, estimates
+
+
+def busy_loops(count):
+    return [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(count)]
+
+
+def append(path, fields, row):
+    new = not os.path.exists(path)
+    with open(path, "a", newline="") as file:
+        writer = csv.DictWriter(file, fieldnames=fields)
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
+
+
+def run_gates(binary, conditions, gates, rounds, load, out):
+    scratch = tempfile.mkdtemp(prefix="validate-gate-")
+    plain = wrapper(binary, None, scratch)
+    loops = busy_loops(load)
+    try:
+        for gate in range(1, gates + 1):
+            for condition in conditions:
+                candidate = plain if CONDITIONS[condition] is None else wrapper(binary, CONDITIONS[condition], scratch)
+                directory = os.path.join(scratch, f"{condition}-{gate}")
+                started = time.time()
+                paired = subprocess.run(
+                    [plain, "gate", "--baseline", plain, "--candidate", candidate, "--rounds", str(rounds),
+                     "--thresholds", os.path.join(ROOT, "ci", "thresholds.json"), "--out", directory, "--format", "csv", "--", *CASES],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                seconds = time.time() - started
+                if paired.returncode not in (0, 2):
+                    sys.stderr.write(paired.stderr[-2000:])
+                    sys.exit(f"error: gate {condition} {gate} exited {paired.returncode}")
+                paired_rows, estimates = regressed_rows(os.path.join(directory, "comparison.csv"))
+                welch_csv = os.path.join(directory, "welch.csv")
+                welch = subprocess.run(
+                    [plain, "compare", os.path.join(directory, "baseline"), os.path.join(directory, "candidate"),
+                     "--thresholds", os.path.join(ROOT, "ci", "thresholds.json"), "--format", "csv"],
+                    stdout=open(welch_csv, "w"), stderr=subprocess.DEVNULL)
+                welch_rows, _ = regressed_rows(welch_csv)
+                append(os.path.join(out, "gates.csv"), FIELDS, {
+                    "condition": condition, "load": load, "gate": gate, "seconds": f"{seconds:.0f}",
+                    "paired_exit": paired.returncode, "paired_regressed": "; ".join(paired_rows),
+                    "welch_exit": welch.returncode, "welch_regressed": "; ".join(welch_rows),
+                    "slowed_estimates": " ".join(estimates)})
+                print(f"{condition} load {load} gate {gate}: paired exit {paired.returncode} ({len(paired_rows)} regressed), "
+                      f"Welch exit {welch.returncode} ({len(welch_rows)}), {seconds:.0f} s", flush=True)
+                subprocess.run(["rm", "-rf", directory])
+    finally:
+        for loop in loops:
+            loop.kill()
+
+
+def run_history(binary, runs, gates, load, out):
+    scratch = tempfile.mkdtemp(prefix="validate-history-")
+    plain = wrapper(binary, None, scratch)
+    slowed = wrapper(binary, CONDITIONS["one10"], scratch)
+    history = os.path.join(scratch, "history.sqlite")
+    loops = busy_loops(load)
+    try:
+        for run in range(1, runs + 1):
+            subprocess.run([plain, "run", *CASES, "--trials", "5", "--history", history, "--out", os.path.join(scratch, f"h{run}"),
+                            "--quiet", "--no-table"], check=True, stdout=subprocess.DEVNULL)
+            print(f"history run {run} of {runs} added", flush=True)
+        for run in range(1, gates + 1):
+            for condition, binary_path in (("aa", plain), ("one10", slowed)):
+                directory = os.path.join(scratch, f"{condition}-{run}")
+                subprocess.run([binary_path, "run", *CASES, "--trials", "5", "--out", directory, "--quiet", "--no-table"],
+                               check=True, stdout=subprocess.DEVNULL)
+                verdict_csv = os.path.join(directory, "verdict.csv")
+                result = subprocess.run(
+                    [plain, "compare", "--history", history, directory, "--thresholds", os.path.join(ROOT, "ci", "thresholds.json"),
+                     "--format", "csv"], stdout=open(verdict_csv, "w"), stderr=subprocess.DEVNULL)
+                rows, estimates = regressed_rows(verdict_csv)
+                append(os.path.join(out, "history.csv"), HISTORY_FIELDS, {
+                    "condition": condition, "load": load, "run": run, "exit": result.returncode,
+                    "regressed": "; ".join(rows), "slowed_estimates": " ".join(estimates)})
+                print(f"history {condition} load {load} run {run}: exit {result.returncode} ({len(rows)} regressed)", flush=True)
+                subprocess.run(["rm", "-rf", directory])
+    finally:
+        for loop in loops:
+            loop.kill()
+
+
+def geometric_mean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def summary(out):
+    lines = []
+    gates_csv = os.path.join(out, "gates.csv")
+    if os.path.exists(gates_csv):
+        rows = list(csv.DictReader(open(gates_csv, newline="")))
+        lines += ["| condition | busy loops | gates | paired: exit 2 | Welch: exit 2 | the slowed case's change (geometric mean of the gates' estimates) | minutes per gate |",
+                  "|---|---:|---:|---:|---:|---:|---:|"]
+        for (condition, load) in sorted({(r["condition"], r["load"]) for r in rows}):
+            subset = [r for r in rows if r["condition"] == condition and r["load"] == load]
+            estimates = [float(v) for r in subset for v in r["slowed_estimates"].split()]
+            realized = f"{(geometric_mean(estimates) - 1) * 100:+.1f}%" if estimates else "-"
+            minutes = sum(float(r["seconds"]) for r in subset) / len(subset) / 60
+            lines.append(f"| {condition} | {load} | {len(subset)} | {sum(r['paired_exit'] == '2' for r in subset)} | "
+                         f"{sum(r['welch_exit'] == '2' for r in subset)} | {realized} | {minutes:.1f} |")
+    history_csv = os.path.join(out, "history.csv")
+    if os.path.exists(history_csv):
+        rows = list(csv.DictReader(open(history_csv, newline="")))
+        lines += ["", "| compare --history | busy loops | runs | exit 2 | the slowed case's change |", "|---|---:|---:|---:|---:|"]
+        for (condition, load) in sorted({(r["condition"], r["load"]) for r in rows}):
+            subset = [r for r in rows if r["condition"] == condition and r["load"] == load]
+            estimates = [float(v) for r in subset for v in r["slowed_estimates"].split()]
+            realized = f"{(geometric_mean(estimates) - 1) * 100:+.1f}%" if estimates else "-"
+            lines.append(f"| {condition} | {load} | {len(subset)} | {sum(r['exit'] == '2' for r in subset)} | {realized} |")
+    print("\n".join(lines) if lines else f"nothing measured in {out} yet")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--conditions", default="aa,one10,all3", help="comma-separated: aa, one10, all3")
+    parser.add_argument("--gates", type=int, default=30, help="gates (and history runs) per condition")
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--load", type=int, default=0, help="busy loops beside the runs")
+    parser.add_argument("--history", action="store_true", help="validate compare --history instead of gate")
+    parser.add_argument("--history-runs", type=int, default=20)
+    parser.add_argument("--binary", help="a schedbench built with the ValidationSlowdown trait (default: build it)")
+    parser.add_argument("--out", default=os.path.join(ROOT, "results", "validation"))
+    parser.add_argument("--summary", metavar="OUT", help="print the tables of OUT and exit")
+    options = parser.parse_args()
+    if options.summary:
+        return summary(options.summary)
+    conditions = options.conditions.split(",")
+    unknown = [c for c in conditions if c not in CONDITIONS]
+    if unknown:
+        parser.error(f"unknown condition {', '.join(unknown)}: expected aa, one10 or all3")
+    os.makedirs(options.out, exist_ok=True)
+    binary = os.path.abspath(options.binary) if options.binary else build()
+    if options.history:
+        run_history(binary, options.history_runs, options.gates, options.load, options.out)
+    else:
+        run_gates(binary, conditions, options.gates, options.rounds, options.load, options.out)
+    summary(options.out)
+
+
+if __name__ == "__main__":
+    main()
