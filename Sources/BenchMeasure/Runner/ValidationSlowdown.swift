@@ -50,51 +50,62 @@ package enum ValidationSlowdown {
         }
     }
 
-    /// Spin turns each event of the case running now adds, at each hook; 0 when the case is
+    /// Spin turns each event of the case running now adds, at each hook; -1 when the case is
     /// not slowed. Set by the runner before a case, read by the case's threads while it runs
     /// (the trial's threads are started after it is set).
-    nonisolated(unsafe) private static var turnsPerEvent = 0
+    nonisolated(unsafe) private static var turnsPerEvent = -1
 
-    /// Sets the slowdown for `benchCase`: turns worth its requested share of
+    /// Sets the slowdown for `benchCase`: a spin worth its requested share of
     /// `nanosecondsPerEvent()` (measured with the slowdown off) when a request of `text`
     /// (by default the environment's `SCHEDBENCH_SLOWDOWN`) names the case, none otherwise.
-    /// Returns the nanoseconds per event it adds at each hook.
+    /// Returns the nanoseconds per event it adds at each hook (0 when none).
     @discardableResult
     package static func prepare(
         for benchCase: BenchCase, requests text: String? = ProcessInfo.processInfo.environment["SCHEDBENCH_SLOWDOWN"],
         nanosecondsPerEvent: () throws -> Double?
     ) throws -> Double {
-        turnsPerEvent = 0
+        turnsPerEvent = -1
         guard let request = try parse(text).first(where: { $0.matches(benchCase) }) else { return 0 }
         guard let cost = try nanosecondsPerEvent(), cost > 0 else { return 0 }
-        turnsPerEvent = max(1, Int((cost * request.fraction / nanosecondsPerTurn).rounded()))
-        return Double(turnsPerEvent) * nanosecondsPerTurn
+        let target = cost * request.fraction
+        turnsPerEvent = max(0, Int(((target - spinCost.call) / spinCost.perTurn).rounded()))
+        return spinCost.call + Double(turnsPerEvent) * spinCost.perTurn
     }
 
-    /// Turns the case running now spins per event at each hook (for tests).
+    /// Turns the case running now spins per event at each hook, -1 when it is not slowed
+    /// (for tests).
     package static var currentTurns: Int { turnsPerEvent }
 
-    /// Nanoseconds one turn of `spin` takes here: the fastest of five 2-million-turn runs.
-    package static let nanosecondsPerTurn: Double = {
-        let turns = 2_000_000
-        var best = Double.infinity
-        for _ in 0..<5 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            spin(turns)
-            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / Double(turns))
+    /// What a `spin` costs here: nanoseconds per call with no turns, and per turn; the
+    /// fastest of five measurements of 100,000 calls each.
+    package static let spinCost: (call: Double, perTurn: Double) = {
+        func nanosecondsPerCall(turns: Int) -> Double {
+            var best = Double.infinity
+            for _ in 0..<5 {
+                let start = DispatchTime.now().uptimeNanoseconds
+                for _ in 0..<100_000 { spin(turns) }
+                best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 100_000)
+            }
+            return best
         }
-        return max(best, 0.01)
+        let call = nanosecondsPerCall(turns: 0)
+        let perTurn = max((nanosecondsPerCall(turns: 200) - call) / 200, 0.01)
+        return (call, perTurn)
     }()
 
-    /// Busy work the optimizer cannot remove: a recurrence whose result is kept.
+    /// Busy work that costs its time where it is called: a dependent chain of
+    /// multiply-adds between two locked read-modify-writes, each a full barrier on x86,
+    /// which the chain depends on. Without them the processor overlaps a short chain with
+    /// the event's other work and a slowdown asked as 10% realized 2–6%. The location is
+    /// on this call's stack, so threads spinning at once share no cache line.
     @inline(never)
     package static func spin(_ turns: Int) {
-        var value = spinResult.load(ordering: .relaxed)
+        let local = Atomic<Int>(turns)
+        var value = local.wrappingAdd(0, ordering: .sequentiallyConsistent).oldValue
         for turn in 0..<turns { value = value &* 31 &+ turn }
-        spinResult.store(value, ordering: .relaxed)
+        // An atomic read-modify-write is never removed, even on a local that does not escape.
+        local.wrappingAdd(value, ordering: .sequentiallyConsistent)
     }
-
-    private static let spinResult = Atomic<Int>(0)
     #endif
 
     /// The hook, where a case makes an event and where it delivers one: spins for the
@@ -103,7 +114,7 @@ package enum ValidationSlowdown {
     package static func perEvent() {
         #if ValidationSlowdown
         let turns = turnsPerEvent
-        if turns > 0 { spin(turns) }
+        if turns >= 0 { spin(turns) }
         #endif
     }
 }
