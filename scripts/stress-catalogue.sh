@@ -3,19 +3,22 @@
 # the scenario meant to catch it with the share of the default budget one scenario gets
 # (60 s / 9 scenarios) over SEEDS seeds, and prints a Markdown table: seeds caught and the
 # median seconds to the first violation. Builds schedbench in release with the
-# StressHooks trait first.
+# StressHooks trait first, unless BINARY names one.
 # With DEFAULT=1, instead runs each bug under the default `schedbench stress` (every
 # scenario, 60 s, seed 1 unless SEED says otherwise) and prints which scenarios caught it:
 # what a user running `stress` with no options would see.
 #   scripts/stress-catalogue.sh              10 seeds (1…10)
 #   SEEDS=3 scripts/stress-catalogue.sh      fewer
 #   DEFAULT=1 scripts/stress-catalogue.sh    each bug under the default stress run
+#   BINARY=path scripts/stress-catalogue.sh  a schedbench already built with StressHooks
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 ensure_debian_packages libjemalloc-dev libsqlite3-dev pkg-config
-swift build -c release --traits StressHooks --scratch-path .build-stress --product schedbench >/dev/null
-binary=.build-stress/release/schedbench
+if [ -z "${BINARY:-}" ]; then
+    swift build -c release --traits StressHooks --scratch-path .build-stress --product schedbench >/dev/null
+fi
+binary="${BINARY:-.build-stress/release/schedbench}"
 seeds="${SEEDS:-10}"
 share=$(python3 -c 'print(60 / 9)')
 scratch="$(mktemp -d)"

@@ -101,6 +101,8 @@ scripts/check-public-api.py --self-test
 scripts/check-public-api.py
 echo "== the generated operators (combineLatest, zip of 2 to 8 sources) match scripts/generate-arity.py"
 scripts/generate-arity.py --check
+echo "== the statistics of scripts/validate-gate.py's summary"
+scripts/validate-gate.py --self-test
 
 if [ "${SKIP_DOCS:-0}" != "1" ]; then
     echo "== documentation (DocC; a warning, such as a link to a missing symbol, fails)"

@@ -13,7 +13,10 @@ as independent trials), so both methods are rated on the same runs.
 
 With --history: a fresh SQLite history of HISTORY_RUNS runs of the build, then GATES runs
 of the same build and GATES of the build with one case 10% slower, each judged by
-`compare --history` (and not added).
+`compare --history` (and not added, unless --slide: then each run of the unchanged build is
+added after it is judged, as CI adds main's runs, so the window slides with the machine's
+drift); the history (OUT/history.sqlite) and each run with its verdict (OUT/history-runs/)
+are kept.
 
 The slower build is the ValidationSlowdown build with SCHEDBENCH_SLOWDOWN set for the
 candidate only (a wrapper script); the baseline is the same binary without it. The realized
@@ -28,6 +31,7 @@ files without running anything.
     scripts/validate-gate.py --conditions aa,one10,all3 --gates 30 --out results/validation
     scripts/validate-gate.py --load 2 --conditions aa --gates 30 --out results/validation
     scripts/validate-gate.py --history --gates 30 --out results/validation
+    scripts/validate-gate.py --history --slide --gates 30 --out results/validation-sliding
     scripts/validate-gate.py --summary results/validation
 """
 import argparse
@@ -161,7 +165,7 @@ def run_gates(binary, conditions, gates, rounds, load, out):
             loop.kill()
 
 
-def run_history(binary, runs, gates, load, out):
+def run_history(binary, runs, gates, load, out, slide=False):
     scratch = tempfile.mkdtemp(prefix="validate-history-")
     plain = wrapper(binary, None, scratch)
     slowed = wrapper(binary, CONDITIONS["one10"], scratch)
@@ -182,11 +186,21 @@ def run_history(binary, runs, gates, load, out):
                     [plain, "compare", "--history", history, directory, "--thresholds", os.path.join(ROOT, "ci", "thresholds.json"),
                      "--format", "csv"], stdout=open(verdict_csv, "w"), stderr=subprocess.DEVNULL)
                 rows, estimates = regressed_rows(verdict_csv)
+                if slide and condition == "aa":
+                    # As main's runs are: judged, then added, so the next window holds it.
+                    subprocess.run([plain, "history", "add", directory, "--db", history], check=True, stdout=subprocess.DEVNULL)
                 append(os.path.join(out, "history.csv"), HISTORY_FIELDS, {
                     "condition": condition, "load": load, "run": run, "exit": result.returncode,
                     "regressed": "; ".join(rows), "slowed_estimates": " ".join(estimates)})
                 print(f"history {condition} load {load} run {run}: exit {result.returncode} ({len(rows)} regressed)", flush=True)
+                # The run and its verdict, to judge them again (compare --history against the kept history).
+                kept = os.path.join(out, "history-runs", f"{condition}-load{load}-{run}")
+                os.makedirs(kept, exist_ok=True)
+                for name in ("results.csv", "verdict.csv"):
+                    if os.path.exists(os.path.join(directory, name)):
+                        os.replace(os.path.join(directory, name), os.path.join(kept, name))
                 subprocess.run(["rm", "-rf", directory])
+        os.replace(history, os.path.join(out, "history.sqlite"))
     finally:
         for loop in loops:
             loop.kill()
@@ -257,24 +271,130 @@ RULES = {
 }
 
 
+def regularized_beta(x, a, b):
+    """I_x(a, b): the continued fraction of the incomplete beta function, evaluated by the
+    modified Lentz method on the side of x where it converges fast."""
+    if x <= 0 or x >= 1:
+        return 0.0 if x <= 0 else 1.0
+    if x > (a + 1) / (a + b + 2):
+        return 1 - regularized_beta(1 - x, b, a)
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + numerator * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1) < 1e-12:
+            break
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x))
+    return front * h / a
+
+
+def student_t_sf(t, df):
+    """P(T > t) for Student's t with `df` degrees of freedom."""
+    tail = regularized_beta(df / (df + t * t), df / 2, 0.5)  # P(|T| > |t|)
+    return tail / 2 if t > 0 else 1 - tail / 2
+
+
+def t_quantile(probability, df):
+    """The `probability` quantile of Student's t (bisection on `student_t_sf`)."""
+    low, high = -50.0, 50.0
+    for _ in range(200):
+        middle = (low + high) / 2
+        low, high = (middle, high) if 1 - student_t_sf(middle, df) < probability else (low, middle)
+    return (low + high) / 2
+
+
+def paired_rows(comparison_csv, rounds):
+    """Each paired hypothesis's mean log ratio, standard deviation of the per-round log
+    ratios and log threshold, recovered exactly from comparison.csv (the paired t interval
+    is mean ± t·sd/√n)."""
+    found = {}
+    half = t_quantile(0.975, rounds - 1)
+    for row in csv.DictReader(open(comparison_csv, newline="")):
+        if row.get("estimator") != "paired" or row["metric"] == "events_per_sec" or not row.get("ci95_low"):
+            continue
+        low, high = math.log(float(row["ci95_low"])), math.log(float(row["ci95_high"]))
+        key = (row["workload"], row["scheduler"], row["strategy"], row["producers"], row["metric"])
+        found[key] = ((low + high) / 2, (high - low) / 2 / half * math.sqrt(rounds), math.log(1 + float(row["threshold"])))
+    return found
+
+
+def pooled_pvalues(first, second, rounds):
+    """Two gates of the same condition as one of 2·rounds rounds: the pooled mean and
+    standard deviation of the per-round log ratios, and the one-sided p-value of "worse by
+    more than the threshold" with 2·rounds − 1 degrees of freedom."""
+    found = {}
+    for key in first.keys() & second.keys():
+        (m1, s1, limit), (m2, s2, _) = first[key], second[key]
+        mean = (m1 + m2) / 2
+        squares = (rounds - 1) * (s1 * s1 + s2 * s2) + rounds * ((m1 - mean) ** 2 + (m2 - mean) ** 2)
+        error = math.sqrt(squares / (2 * rounds - 1) / (2 * rounds))
+        if error == 0:
+            found[key] = 0.0 if mean > limit else 1.0
+        else:
+            found[key] = student_t_sf((mean - limit) / error, 2 * rounds - 1)
+    return found
+
+
 def rules_summary(out):
     """How each decision rule would have decided the same gates (their kept comparisons)."""
     directory = os.path.join(out, "comparisons")
     if not os.path.isdir(directory):
         return []
-    groups = {}
-    for name in sorted(os.listdir(directory)):
+    groups, paths = {}, {}
+    for name in sorted(os.listdir(directory), key=lambda name: (name.rsplit("-", 1)[0], int(name.rsplit("-", 1)[1]))):
         condition, load, _ = name.rsplit("-", 2)
         path = os.path.join(directory, name, "comparison.csv")
         if os.path.exists(path):
             groups.setdefault((condition, load), []).append(hypotheses(path))
+            paths.setdefault((condition, load), []).append(path)
     lines = ["", "The same gates under other decision rules (from each gate's comparison.csv; exit 2 of gates):", "",
              "| rule | " + " | ".join(f"{c} ({l})" for c, l in sorted(groups)) + " |",
              "|---|" + "---:|" * len(groups)]
     for rule, fails in RULES.items():
         cells = [f"{sum(fails(h) for h in groups[key])} of {len(groups[key])}" for key in sorted(groups)]
         lines.append(f"| {rule} | " + " | ".join(cells) + " |")
+    # Twice the rounds: consecutive gates of a condition pooled in pairs.
+    for label, only_time in (("20 rounds (two gates' rounds pooled), shipped rule", False),
+                             ("20 rounds (two gates' rounds pooled), ns/event only", True)):
+        cells = []
+        for key in sorted(groups):
+            gates = [paired_rows(path, 10) for path in paths[key]]
+            pooled = [pooled_pvalues(gates[i], gates[i + 1], 10) for i in range(0, len(gates) - 1, 2)]
+            fails = sum(any(p <= 0.10 for p in holm({k: v for k, v in h.items() if not only_time or k[4] == "ns_per_event"}).values())
+                        for h in pooled)
+            cells.append(f"{fails} of {len(pooled)}")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return lines
+
+
+def self_test():
+    """Checks the statistics the summary uses against values from tables."""
+    def close(actual, expected, tolerance, what):
+        if abs(actual - expected) > tolerance:
+            sys.exit(f"self-test failed: {what}: {actual} where {expected} was expected")
+    close(t_quantile(0.975, 9), 2.262157, 1e-5, "t(0.975, 9)")
+    close(t_quantile(0.95, 19), 1.729133, 1e-5, "t(0.95, 19)")
+    close(student_t_sf(2.0, 9), 0.0382764, 1e-6, "P(T9 > 2)")
+    close(student_t_sf(-1.3, 9), 0.8870468, 1e-6, "P(T9 > -1.3)")
+    close(student_t_sf(0.0, 5), 0.5, 1e-12, "P(T5 > 0)")
+    close(student_t_sf(4.5, 19), 0.000122592, 1e-8, "P(T19 > 4.5)")
+    # Two gates with the same mean and spread, pooled: the same mean, twice the rounds.
+    gate = {("w", "s", "st", "1", "ns_per_event"): (0.10, 0.06, math.log(1.05))}
+    pooled = pooled_pvalues(gate, gate, 10)
+    spread = math.sqrt(9 * 2 * 0.06 ** 2 / 19)
+    close(pooled[("w", "s", "st", "1", "ns_per_event")], student_t_sf((0.10 - math.log(1.05)) / (spread / math.sqrt(20)), 19), 1e-12,
+          "two identical gates pooled")
+    close(holm({"a": 0.01, "b": 0.04, "c": 0.03})["a"], 0.03, 1e-12, "Holm's first step")
+    close(holm({"a": 0.01, "b": 0.04, "c": 0.03})["b"], 0.06, 1e-12, "Holm's last step")
+    print("self-test: the summary's statistics match their tables")
 
 
 def main():
@@ -285,10 +405,15 @@ def main():
     parser.add_argument("--load", type=int, default=0, help="busy loops beside the runs")
     parser.add_argument("--history", action="store_true", help="validate compare --history instead of gate")
     parser.add_argument("--history-runs", type=int, default=20)
+    parser.add_argument("--slide", action="store_true",
+                        help="with --history, add each run of the unchanged build after judging it, as CI adds main's runs")
     parser.add_argument("--binary", help="a schedbench built with the ValidationSlowdown trait (default: build it)")
     parser.add_argument("--out", default=os.path.join(ROOT, "results", "validation"))
     parser.add_argument("--summary", metavar="OUT", help="print the tables of OUT and exit")
+    parser.add_argument("--self-test", action="store_true", help="check the summary's statistics and exit")
     options = parser.parse_args()
+    if options.self_test:
+        return self_test()
     if options.summary:
         return summary(options.summary)
     conditions = options.conditions.split(",")
@@ -298,7 +423,7 @@ def main():
     os.makedirs(options.out, exist_ok=True)
     binary = os.path.abspath(options.binary) if options.binary else build()
     if options.history:
-        run_history(binary, options.history_runs, options.gates, options.load, options.out)
+        run_history(binary, options.history_runs, options.gates, options.load, options.out, options.slide)
     else:
         run_gates(binary, conditions, options.gates, options.rounds, options.load, options.out)
     summary(options.out)
