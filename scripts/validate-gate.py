@@ -104,6 +104,15 @@ def regressed_rows(comparison_csv):
     return rows, estimates
 
 
+def keep(directory, names, kept):
+    """Moves the files `names` of `directory` that exist into `kept` (made if need be)."""
+    os.makedirs(kept, exist_ok=True)
+    for name in names:
+        if os.path.exists(os.path.join(directory, name)):
+            os.replace(os.path.join(directory, name), os.path.join(kept, name))
+    return kept
+
+
 def busy_loops(count):
     return [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(count)]
 
@@ -149,11 +158,7 @@ def run_gates(binary, conditions, gates, rounds, load, out):
                     "slowed_estimates": " ".join(estimates)})
                 print(f"{condition} load {load} gate {gate}: paired exit {paired.returncode} ({len(paired_rows)} regressed), "
                       f"Welch exit {welch.returncode} ({len(welch_rows)}), {seconds:.0f} s", flush=True)
-                kept = os.path.join(out, "comparisons", f"{condition}-load{load}-{gate}")
-                os.makedirs(kept, exist_ok=True)
-                for name in ("comparison.csv", "welch.csv"):
-                    if os.path.exists(os.path.join(directory, name)):
-                        os.replace(os.path.join(directory, name), os.path.join(kept, name))
+                kept = keep(directory, ("comparison.csv", "welch.csv"), os.path.join(out, "comparisons", f"{condition}-load{load}-{gate}"))
                 # Each side's rounds (trial r is round r), for judging other decision rules later.
                 for side in ("baseline", "candidate"):
                     results = os.path.join(directory, side, "results.csv")
@@ -194,11 +199,7 @@ def run_history(binary, runs, gates, load, out, slide=False):
                     "regressed": "; ".join(rows), "slowed_estimates": " ".join(estimates)})
                 print(f"history {condition} load {load} run {run}: exit {result.returncode} ({len(rows)} regressed)", flush=True)
                 # The run and its verdict, to judge them again (compare --history against the kept history).
-                kept = os.path.join(out, "history-runs", f"{condition}-load{load}-{run}")
-                os.makedirs(kept, exist_ok=True)
-                for name in ("results.csv", "verdict.csv"):
-                    if os.path.exists(os.path.join(directory, name)):
-                        os.replace(os.path.join(directory, name), os.path.join(kept, name))
+                keep(directory, ("results.csv", "verdict.csv"), os.path.join(out, "history-runs", f"{condition}-load{load}-{run}"))
                 subprocess.run(["rm", "-rf", directory])
         os.replace(history, os.path.join(out, "history.sqlite"))
     finally:
@@ -260,13 +261,21 @@ def hypotheses(comparison_csv):
     return found
 
 
+def family_fails(pvalues, level=0.10, keep=lambda key: True):
+    """Whether Holm's procedure over the hypotheses `keep` selects rejects one at `level`."""
+    return any(p <= level for p in holm({k: v for k, v in pvalues.items() if keep(k)}).values())
+
+
+def is_time(key):
+    return key[4] == "ns_per_event"
+
+
 # Decision rules, each a function of the hypotheses' p-values: whether the gate fails.
 RULES = {
-    "family-wise over every metric (shipped)": lambda h: any(p <= 0.10 for p in holm(h).values()),
+    "family-wise over every metric (shipped)": lambda h: family_fails(h),
     "time first: 0.08 over ns/event, 0.02 over the rest": lambda h: (
-        any(p <= 0.08 for p in holm({k: v for k, v in h.items() if k[4] == "ns_per_event"}).values())
-        or any(p <= 0.02 for p in holm({k: v for k, v in h.items() if k[4] != "ns_per_event"}).values())),
-    "ns/event only, family-wise": lambda h: any(p <= 0.10 for p in holm({k: v for k, v in h.items() if k[4] == "ns_per_event"}).values()),
+        family_fails(h, 0.08, is_time) or family_fails(h, 0.02, lambda key: not is_time(key))),
+    "ns/event only, family-wise": lambda h: family_fails(h, keep=is_time),
     "per row (no family)": lambda h: any(p <= 0.10 for p in h.values()),
 }
 
@@ -311,35 +320,37 @@ def t_quantile(probability, df):
     return (low + high) / 2
 
 
-def paired_rows(comparison_csv, rounds):
-    """Each paired hypothesis's mean log ratio, standard deviation of the per-round log
-    ratios and log threshold, recovered exactly from comparison.csv (the paired t interval
-    is mean ± t·sd/√n)."""
+def paired_rows(comparison_csv):
+    """Each paired hypothesis's rounds, mean log ratio, standard deviation of the per-round
+    log ratios and log threshold, recovered exactly from comparison.csv (the paired t
+    interval is mean ± t·sd/√n over n rounds, `base_trials`)."""
     found = {}
-    half = t_quantile(0.975, rounds - 1)
     for row in csv.DictReader(open(comparison_csv, newline="")):
         if row.get("estimator") != "paired" or row["metric"] == "events_per_sec" or not row.get("ci95_low"):
             continue
+        rounds = int(row["base_trials"])
         low, high = math.log(float(row["ci95_low"])), math.log(float(row["ci95_high"]))
         key = (row["workload"], row["scheduler"], row["strategy"], row["producers"], row["metric"])
-        found[key] = ((low + high) / 2, (high - low) / 2 / half * math.sqrt(rounds), math.log(1 + float(row["threshold"])))
+        spread = (high - low) / 2 / t_quantile(0.975, rounds - 1) * math.sqrt(rounds)
+        found[key] = (rounds, (low + high) / 2, spread, math.log(1 + float(row["threshold"])))
     return found
 
 
-def pooled_pvalues(first, second, rounds):
-    """Two gates of the same condition as one of 2·rounds rounds: the pooled mean and
+def pooled_pvalues(first, second):
+    """Two gates of the same condition as one with all their rounds: the pooled mean and
     standard deviation of the per-round log ratios, and the one-sided p-value of "worse by
-    more than the threshold" with 2·rounds − 1 degrees of freedom."""
+    more than the threshold" with n₁ + n₂ − 1 degrees of freedom."""
     found = {}
     for key in first.keys() & second.keys():
-        (m1, s1, limit), (m2, s2, _) = first[key], second[key]
-        mean = (m1 + m2) / 2
-        squares = (rounds - 1) * (s1 * s1 + s2 * s2) + rounds * ((m1 - mean) ** 2 + (m2 - mean) ** 2)
-        error = math.sqrt(squares / (2 * rounds - 1) / (2 * rounds))
+        (n1, m1, s1, limit), (n2, m2, s2, _) = first[key], second[key]
+        n = n1 + n2
+        mean = (n1 * m1 + n2 * m2) / n
+        squares = (n1 - 1) * s1 * s1 + (n2 - 1) * s2 * s2 + n1 * (m1 - mean) ** 2 + n2 * (m2 - mean) ** 2
+        error = math.sqrt(squares / (n - 1) / n)
         if error == 0:
             found[key] = 0.0 if mean > limit else 1.0
         else:
-            found[key] = student_t_sf((mean - limit) / error, 2 * rounds - 1)
+            found[key] = student_t_sf((mean - limit) / error, n - 1)
     return found
 
 
@@ -362,14 +373,13 @@ def rules_summary(out):
         cells = [f"{sum(fails(h) for h in groups[key])} of {len(groups[key])}" for key in sorted(groups)]
         lines.append(f"| {rule} | " + " | ".join(cells) + " |")
     # Twice the rounds: consecutive gates of a condition pooled in pairs.
-    for label, only_time in (("20 rounds (two gates' rounds pooled), shipped rule", False),
-                             ("20 rounds (two gates' rounds pooled), ns/event only", True)):
+    for label, only_time in (("twice the rounds (two gates' rounds pooled), shipped rule", False),
+                             ("twice the rounds (two gates' rounds pooled), ns/event only", True)):
         cells = []
         for key in sorted(groups):
-            gates = [paired_rows(path, 10) for path in paths[key]]
-            pooled = [pooled_pvalues(gates[i], gates[i + 1], 10) for i in range(0, len(gates) - 1, 2)]
-            fails = sum(any(p <= 0.10 for p in holm({k: v for k, v in h.items() if not only_time or k[4] == "ns_per_event"}).values())
-                        for h in pooled)
+            gates = [paired_rows(path) for path in paths[key]]
+            pooled = [pooled_pvalues(gates[i], gates[i + 1]) for i in range(0, len(gates) - 1, 2)]
+            fails = sum(family_fails(h, keep=is_time if only_time else lambda key: True) for h in pooled)
             cells.append(f"{fails} of {len(pooled)}")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return lines
@@ -387,11 +397,20 @@ def self_test():
     close(student_t_sf(0.0, 5), 0.5, 1e-12, "P(T5 > 0)")
     close(student_t_sf(4.5, 19), 0.000122592, 1e-8, "P(T19 > 4.5)")
     # Two gates with the same mean and spread, pooled: the same mean, twice the rounds.
-    gate = {("w", "s", "st", "1", "ns_per_event"): (0.10, 0.06, math.log(1.05))}
-    pooled = pooled_pvalues(gate, gate, 10)
+    gate = {("w", "s", "st", "1", "ns_per_event"): (10, 0.10, 0.06, math.log(1.05))}
+    pooled = pooled_pvalues(gate, gate)
     spread = math.sqrt(9 * 2 * 0.06 ** 2 / 19)
     close(pooled[("w", "s", "st", "1", "ns_per_event")], student_t_sf((0.10 - math.log(1.05)) / (spread / math.sqrt(20)), 19), 1e-12,
           "two identical gates pooled")
+    # Gates of 10 and 5 rounds pooled: the t test of all 15 per-round log ratios at once.
+    def summary_of(ratios):
+        mean = sum(ratios) / len(ratios)
+        return len(ratios), mean, math.sqrt(sum((r - mean) ** 2 for r in ratios) / (len(ratios) - 1)), math.log(1.05)
+    first = [0.02, 0.09, 0.11, 0.05, 0.13, 0.08, 0.10, 0.07, 0.12, 0.06]
+    second = [0.15, 0.04, 0.09, 0.11, 0.08]
+    everything = summary_of(first + second)
+    close(pooled_pvalues({"k": summary_of(first)}, {"k": summary_of(second)})["k"],
+          student_t_sf((everything[1] - everything[3]) / (everything[2] / math.sqrt(15)), 14), 1e-12, "gates of 10 and 5 rounds pooled")
     close(holm({"a": 0.01, "b": 0.04, "c": 0.03})["a"], 0.03, 1e-12, "Holm's first step")
     close(holm({"a": 0.01, "b": 0.04, "c": 0.03})["b"], 0.06, 1e-12, "Holm's last step")
     print("self-test: the summary's statistics match their tables")
