@@ -2,7 +2,7 @@
 # Runs the core's package-benchmark micro suite (Benchmarks/) and prints each benchmark's
 # median cost per event and its ratio to raw `DispatchQueue.async` measured in the same run.
 #   scripts/microbench.sh                      the whole suite (~3 minutes; first build ~3 more)
-#   scripts/microbench.sh --filter 'observeOn' only benchmarks whose name matches
+#   scripts/microbench.sh --filter 'observeOn.*' only benchmarks whose whole name matches the regex
 #   scripts/microbench.sh --repeat 3 [...]     three runs; ratios are divided within each run,
 #                                              then the median over the runs is reported
 # Output is kept in results/bench-<UTC time>.txt. The harness (schedbench) is scripts/bench.sh.

@@ -40,6 +40,7 @@ catalogue=(
     "trampolineRunsDisposed trampoline.tree"
     "trampolineReusesHeldSlot trampoline.tree"
     "batchIgnoresHandles batched.spec"
+    "actionQueueRecyclesHeldChunk batched.spec"
     "perActionRunsDisposed batched.spec"
     "trampolineStopsAtChunkMultiple trampoline.tree"
     "scheduledDisposableInline disposal.site"

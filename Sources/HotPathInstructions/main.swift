@@ -3,9 +3,11 @@
 //
 //     HotPathInstructions CASE EVENTS
 //
-// The case is set up and warmed up first (a tenth of EVENTS, at least 1,000, through the
-// same code), then instrumentation is switched on for every thread, EVENTS events go
-// through the path, and it is switched off once the last has arrived. The gate runs each
+// The case is set up and warmed up first (EVENTS events through the same code, so that
+// what a path keeps for reuse, such as the trampoline's emptied chunks, is already there:
+// the count is the steady state of repeated bursts), then instrumentation is switched on
+// for every thread, EVENTS events go through the path, and it is switched off once the
+// last has arrived. The gate runs each
 // case at two sizes and divides the difference by the difference in events, so what is
 // fixed per run (a subscription, a wake-up) cancels out and what is left is per event.
 //
@@ -65,7 +67,7 @@ func observeOn(_ scheduler: ImmediateSchedulerType) -> (Int, (() -> Void) -> Voi
             consume(value)
             arrivals.arrived()
         })
-        let warmUp = max(events / 10, 1_000)
+        let warmUp = events
         arrivals.expect(warmUp)
         for value in 0..<warmUp { subject.onNext(value) }
         arrivals.wait()
@@ -122,7 +124,7 @@ let hotPaths: [HotPath] = [
                     return Disposables.create()
                 }
             }
-            burst(max(events / 10, 1_000))
+            burst(events)
             instrumented { burst(events) }
         }),
     HotPath(
@@ -134,7 +136,7 @@ let hotPaths: [HotPath] = [
                     if value < count { recurse(value + 1) }
                 }
             }
-            chain(max(events / 10, 1_000))
+            chain(events)
             instrumented { chain(events) }
         }),
     HotPath(
@@ -150,7 +152,7 @@ let hotPaths: [HotPath] = [
                     }
                 }
             }
-            calls(max(events / 10, 1_000))
+            calls(events)
             instrumented { calls(events) }
         }),
     HotPath(
@@ -170,7 +172,7 @@ let hotPaths: [HotPath] = [
                 }
                 mainArrivals.wait()
             }
-            burst(max(events / 10, 1_000))
+            burst(events)
             instrumented { burst(events) }
         }),
     HotPath(
@@ -179,7 +181,7 @@ let hotPaths: [HotPath] = [
             func chain(_ count: Int) {
                 _ = Observable<Int>.range(start: 0, count: count).map { $0 &* 3 }.filter { $0 & 1 == 0 }.subscribe(onNext: consume)
             }
-            chain(max(events / 10, 1_000))
+            chain(events)
             instrumented { chain(events) }
         }),
     HotPath(
@@ -193,7 +195,7 @@ let hotPaths: [HotPath] = [
                 }
                 .map { $0 &* 3 }.filter { $0 & 1 == 0 }.subscribe(onNext: consume)
             }
-            chain(max(events / 10, 1_000))
+            chain(events)
             instrumented { chain(events) }
         }),
     HotPath(
@@ -201,7 +203,7 @@ let hotPaths: [HotPath] = [
         run: { events, instrumented in
             let subject = PublishSubject<Int>()
             let subscription = subject.map { $0 &* 3 }.filter { $0 & 1 == 0 }.subscribe(onNext: consume)
-            for value in 0..<max(events / 10, 1_000) { subject.onNext(value) }
+            for value in 0..<events { subject.onNext(value) }
             instrumented {
                 for value in 0..<events { subject.onNext(value) }
             }
@@ -217,7 +219,7 @@ let hotPaths: [HotPath] = [
                     consume(queue.dequeue()!)
                 }
             }
-            pass(max(events / 10, 1_000))
+            pass(events)
             instrumented { pass(events) }
         }),
 ]

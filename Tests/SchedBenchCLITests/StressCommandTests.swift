@@ -226,6 +226,13 @@ final class StressCommandTests: SchedBenchTestCase {
         try assertCaught("batchIgnoresHandles", by: "batched.spec", seed: 1, saying: "its handle was disposed, but its result never was")
     }
 
+    /// A batched dispatch's queue that recycles a finished chunk while handles to it are
+    /// still held is caught: a held handle disposed later finds its slot reset.
+    func testABatchedQueueThatRecyclesAHeldChunkIsCaught() throws {
+        try assertCaught(
+            "actionQueueRecyclesHeldChunk", by: "batched.spec", seed: 1, saying: "ran and its handle was disposed, but its result never was")
+    }
+
     /// A `subscribe(on:)` whose source is torn down on the disposing thread, not its
     /// scheduler, is caught by `disposal.site`.
     func testADisposalOffItsSchedulerIsCaught() throws {

@@ -20,6 +20,30 @@ func registerAlternatingBenchmarks() {
             return Disposables.create()
         }
     }
+    // As users write it: `.instance` at each call, and a state the action takes.
+    alternating("nested trampoline schedule via .instance, Int state (a 1,000,000 burst)", queue: queue, rawBlock: rawBlock, block: 1_000_000) { count in
+        _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+            for value in 0..<count {
+                _ = CurrentThreadScheduler.instance.schedule(value) { value in
+                    blackHole(value)
+                    return Disposables.create()
+                }
+            }
+            return Disposables.create()
+        }
+    }
+    // The hop every app makes: a background thread (the benchmark's) to the main queue,
+    // against raw async on a serial queue.
+    alternating("main schedule from background via .instance", queue: queue, rawBlock: rawBlock, block: rawBlock) { count in
+        let countdown = Countdown(count)
+        for _ in 0..<count {
+            _ = MainScheduler.instance.schedule(countdown) { countdown in
+                countdown.tick()
+                return Disposables.create()
+            }
+        }
+        countdown.wait()
+    }
     let serial = SerialDispatchQueueScheduler(internalSerialQueueName: "bench.alternating.serial", dispatch: .batched)
     alternating("serial batched schedule", queue: queue, rawBlock: rawBlock, block: rawBlock) { count in
         scheduleAndWait(count, on: serial)

@@ -177,6 +177,11 @@ func stressPoint(_ point: StressPoint) {
     /// chunk and releases every result as its action returns, so disposing a held handle
     /// after its action ran no longer disposes what the action returned.
     case batchIgnoresHandles
+    /// Result not disposed: a batched dispatch's queue recycles a chunk it has finished
+    /// while handles to its slots are still held; the reset drops the results those
+    /// handles should dispose, and a held handle then names whatever is queued in its slot
+    /// next.
+    case actionQueueRecyclesHeldChunk
     /// Action after dispose: a per-action dispatch block (serial, concurrent, main) runs its
     /// action though the handle was disposed before the block ran, which RxSwift's
     /// schedulers guarantee never happens.

@@ -6,8 +6,11 @@ import Synchronization
 /// actions themselves, so that scheduling one allocates nothing.
 ///
 /// - Storage: chunks of `ActionChunk.capacity` slots, the trampoline's slot layout
-///   (an action and a state of up to 24 bytes inline, a larger state boxed). A steady
-///   stream allocates one chunk per `capacity` actions; chunks are not reused.
+///   (an action and a state of up to 24 bytes inline, a larger state boxed). A chunk the
+///   consumer has finished and no handle refers to is reset and kept (up to
+///   `keptChunks`) for the producer that needs the next one, so a steady stream
+///   allocates nothing; the hand-over goes through a lock taken once per chunk, not per
+///   action.
 /// - Handles: `enqueue` returns the slot's `QueuedActionDisposable` (the chunk, retained,
 ///   and the index), which cancels exactly that action or, once it ran, disposes what it
 ///   returned. Its chunk lives until the queue has run all of its slots and every handle
@@ -46,6 +49,14 @@ final class DispatchActionQueue: @unchecked Sendable {
     @exclusivity(unchecked) private var head: ActionChunk
     /// The next slot the consumer runs in `head` (consumer only).
     @exclusivity(unchecked) private var headIndex = 0
+    /// Finished chunks, reset, for the next boundary: pushed by the consumer, taken by the
+    /// producer that wins a boundary, under `spareLock`, which orders the consumer's last
+    /// use of a chunk before a producer's first write to it (a pthread mutex, which
+    /// ThreadSanitizer sees; see `Lock`).
+    @exclusivity(unchecked) private var spare: [ActionChunk] = []
+    private let spareLock = Lock()
+    /// Finished chunks kept for reuse; more are freed.
+    static var keptChunks: Int { 8 }
 
     init() {
         let first = ActionChunk()
@@ -101,7 +112,7 @@ final class DispatchActionQueue: @unchecked Sendable {
     /// caller, and installs it as the tail.
     @usableFromInline
     func appendChunk(after full: Unmanaged<ActionChunk>) -> Unmanaged<ActionChunk> {
-        let next = Unmanaged.passRetained(ActionChunk())
+        let next = Unmanaged.passRetained(spareLock.performLocked { spare.popLast() } ?? ActionChunk())
         stressPoint(.actionQueueBoundaryWon)
         full._withUnsafeGuaranteedRef {
             $0.successor.store(UInt(bitPattern: next.toOpaque()), ordering: .releasing)
@@ -118,7 +129,9 @@ final class DispatchActionQueue: @unchecked Sendable {
         // With no handle on the chunk, nothing can dispose this action's result later.
         let keepingResult = !isKnownUniquelyReferenced(&head) && !SeededBug.isActive(.batchIgnoresHandles)
         stressPoint(.batchDraining)
-        head.run(at: index, keepingResult: keepingResult)
+        // Without a retain per action: `head` holds the chunk, and only this consumer, which
+        // is busy running the action, replaces it.
+        Unmanaged.passUnretained(head)._withUnsafeGuaranteedRef { $0.run(at: index, keepingResult: keepingResult) }
         return true
     }
 
@@ -133,13 +146,29 @@ final class DispatchActionQueue: @unchecked Sendable {
             // slot before the free (for ThreadSanitizer too, which does not see reference
             // counts). A plain store on x86 and arm64.
             head.successor.store(0, ordering: .releasing)
+            var finished = head
             head = Unmanaged<ActionChunk>.fromOpaque(UnsafeRawPointer(bitPattern: link)!).takeRetainedValue()
             headIndex = 0
+            recycle(&finished)
         }
         let index = headIndex
         guard head.isPublished(at: index) else { return nil }
         headIndex += 1
         return index
+    }
+
+    /// Keeps a chunk the consumer has finished for reuse, when no handle refers to it: no
+    /// producer writes to it any more (all its slots were published, and its successor
+    /// linked), and no handle can appear (handles are made only by `enqueue`).
+    @inline(never)  // once per chunk: kept out of the per-action path it is called from
+    private func recycle(_ chunk: inout ActionChunk) {
+        guard isKnownUniquelyReferenced(&chunk) || SeededBug.isActive(.actionQueueRecyclesHeldChunk) else { return }
+        // Any disposer that held a handle has finished: `reset` orders its last use of a
+        // slot before the reuse (acquire loads of the flags).
+        chunk.reset(upTo: Self.capacity)
+        spareLock.performLocked {
+            if spare.count < Self.keptChunks { spare.append(chunk) }
+        }
     }
 
     @inlinable

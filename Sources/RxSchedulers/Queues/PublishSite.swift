@@ -43,7 +43,7 @@ extension DispatchActionQueue {
         precondition(index < Self.capacity, "nextPublishSite: the tail chunk is full")
         return Self.unpack(word)._withUnsafeGuaranteedRef { chunk in
             PublishSite(
-                flag: UnsafeRawPointer(chunk.flags + index), flagBytes: MemoryLayout<Atomic<Int>>.size,
+                flag: UnsafeRawPointer(chunk.flags(at: index)), flagBytes: MemoryLayout<Atomic<Int>>.size,
                 chunk: UnsafeRawPointer(Unmanaged.passUnretained(chunk).toOpaque()))
         }
     }

@@ -1,10 +1,14 @@
-/// What a `ActionChunk` slot's payload holds, and so how to run or discard it. One
-/// word: one chunk holds actions of every state type, and nothing is allocated.
+/// What an `ActionChunk` slot's payload holds, and so how to run or discard it. A word
+/// and a tag, within the slot's 16 bytes for it: one chunk holds actions of every state
+/// type, and nothing is allocated.
 @usableFromInline
 enum QueuedActionKind {
-    /// An `InlineQueuedAction` whose state has no bytes (`()`, an empty struct): run by
-    /// code specialized once for `Void`, the commonest state (every `Producer`
-    /// subscription that has to queue uses it).
+    /// An `InlineQueuedAction` run by this function, which was specialized for its state
+    /// type where the action was queued (`InlineQueuedAction.kind`): a thin function's
+    /// address, called with the payload. No value witness and no metadata at run time.
+    case specialized(UnsafeRawPointer)
+    /// An `InlineQueuedAction` whose state has no bytes (`()`, an empty struct), queued
+    /// from code not specialized for it: run by code specialized once for `Void`.
     case empty
     /// An `InlineQueuedAction` whose state is of this type.
     case inline(Any.Type)
@@ -22,6 +26,8 @@ enum QueuedActionKind {
     /// returns what the action returned.
     func runAction(_ payload: UnsafeMutableRawPointer) -> Disposable {
         switch self {
+        case .specialized(let run):
+            return InlineQueuedAction.runner(run).run(payload, false)
         case .empty:
             return InlineQueuedAction.run(Void.self, payload)
         case .inline(let state):
@@ -44,6 +50,7 @@ enum QueuedActionKind {
     /// Releases the payload without running it.
     func discard(_ payload: UnsafeMutableRawPointer) {
         switch self {
+        case .specialized(let run): _ = InlineQueuedAction.runner(run).run(payload, true)
         case .empty: InlineQueuedAction.discard(Void.self, payload)
         case .inline(let state):
             func discard<State>(_ type: State.Type) { InlineQueuedAction.discard(type, payload) }
@@ -70,16 +77,61 @@ enum InlineQueuedAction {
     struct ErasedClosure {
         @usableFromInline let function: UnsafeRawPointer
         @usableFromInline let context: AnyObject?
+
+        @inlinable init(function: UnsafeRawPointer, context: AnyObject?) {
+            self.function = function
+            self.context = context
+        }
     }
 
     /// Bytes before the state.
     @inlinable static var stateOffset: Int { MemoryLayout<ErasedClosure>.stride }
 
+    /// Runs (`discarding == false`) or releases unrun (`true`) the action in a payload;
+    /// returns what it returned (a no-op disposable when discarding).
+    ///
+    /// A struct around the closure, bit-cast whole: a closure passed to `unsafeBitCast`
+    /// directly would be re-abstracted to take its arguments indirectly (through a thunk),
+    /// where a stored property keeps the closure's own, direct, convention.
+    @usableFromInline
+    struct Runner {
+        @usableFromInline let run: (_ payload: UnsafeMutableRawPointer, _ discarding: Bool) -> Disposable
+
+        @inlinable init(_ run: @escaping (_ payload: UnsafeMutableRawPointer, _ discarding: Bool) -> Disposable) {
+            self.run = run
+        }
+    }
+
     /// The kind of a slot holding an action with this state, which must fit.
+    ///
+    /// Where the caller's code is specialized for `State` (`_isConcrete`), the kind is
+    /// the address of a runner specialized for it: the closure below then captures
+    /// nothing (the state's type is known), so it is a thin function with no context,
+    /// and running the slot costs one indirect call, with the state moved as its own
+    /// type. The context is checked, not assumed: should a compiler ever give the
+    /// closure one, the slot falls back to the type-recording kinds. Unspecialized code
+    /// records `State.self` instead (forming the closure there would allocate a context
+    /// for the type's metadata on every action).
     @inlinable static func kind<State>(_: State.Type) -> QueuedActionKind {
+        if _isConcrete(State.self) {
+            let runner = Runner { payload, discarding in
+                if discarding {
+                    discard(State.self, payload)
+                    return Disposables.create()
+                }
+                return run(State.self, payload)
+            }
+            let erased = unsafeBitCast(runner, to: ErasedClosure.self)
+            if erased.context == nil { return .specialized(erased.function) }
+        }
         // A type of no bytes is trivial, so the `Void` code moves and destroys it
         // correctly, and a closure over it takes the same (indirect) argument.
-        MemoryLayout<State>.size == 0 && _isPOD(State.self) ? .empty : .inline(State.self)
+        return MemoryLayout<State>.size == 0 && _isPOD(State.self) ? .empty : .inline(State.self)
+    }
+
+    /// The runner whose address a `.specialized` kind holds.
+    @inlinable static func runner(_ function: UnsafeRawPointer) -> Runner {
+        unsafeBitCast(ErasedClosure(function: function, context: nil), to: Runner.self)
     }
 
     /// Whether an action with this state fits in a slot.
@@ -93,13 +145,13 @@ enum InlineQueuedAction {
         (payload + stateOffset).initializeMemory(as: State.self, to: state)
     }
 
-    static func run<State>(_: State.Type, _ payload: UnsafeMutableRawPointer) -> Disposable {
+    @inlinable static func run<State>(_: State.Type, _ payload: UnsafeMutableRawPointer) -> Disposable {
         let action = unsafeBitCast(payload.assumingMemoryBound(to: ErasedClosure.self).move(), to: ((State) -> Disposable).self)
         let state = (payload + stateOffset).assumingMemoryBound(to: State.self).move()
         return action(state)
     }
 
-    static func discard<State>(_: State.Type, _ payload: UnsafeMutableRawPointer) {
+    @inlinable static func discard<State>(_: State.Type, _ payload: UnsafeMutableRawPointer) {
         payload.assumingMemoryBound(to: ErasedClosure.self).deinitialize(count: 1)
         (payload + stateOffset).assumingMemoryBound(to: State.self).deinitialize(count: 1)
     }

@@ -62,11 +62,11 @@ final class TrampolineQueue {
     /// type, which stores it without the generic value witnesses.
     /// Inlinable, with the rare step to a new chunk out of line: this is most of the
     /// cost of queuing an action.
-    @inlinable
+    @inlinable @inline(__always)
     func claim(_ kind: QueuedActionKind) -> (QueuedActionDisposable, UnsafeMutableRawPointer) {
         if tailIndex == Self.chunkCapacity { appendChunk() }
         let index = tailIndex
-        tailIndex += 1
+        tailIndex = index &+ 1  // below `chunkCapacity`
         return (QueuedActionDisposable(chunk: tail, index: index), tail.claim(kind, at: index))
     }
 
@@ -106,7 +106,7 @@ final class TrampolineQueue {
                     recycle(&finished)
                 }
                 let index = headIndex
-                headIndex += 1
+                headIndex = index &+ 1  // below `chunkCapacity`
                 // With no handle on the chunk, nothing can dispose this action's result
                 // later, so it is not kept (as RxSwift releases an item nobody holds).
                 let keepingResult = !isKnownUniquelyReferenced(&head)

@@ -2,16 +2,24 @@ import Dispatch
 import Synchronization
 
 /// Hands actions to a dispatch queue in batches: they go into a lock-free queue, and one
-/// block on the queue runs up to `batchSize` of them before yielding it to other work.
-/// One `async` per burst instead of per action; each action is stored in a slot of a
-/// `DispatchActionQueue`, whose handle is its disposable, so nothing is allocated per
-/// action (`MainScheduler`'s counted dispatch queues its own items).
+/// block on the queue runs them until none is left, `batchSize` have run, or it has run
+/// for `timeBudget`, then yields the queue to other work. One `async` per burst instead
+/// of per action; each action is stored in a slot of a `DispatchActionQueue`, whose
+/// handle is its disposable, so nothing is allocated per action.
+///
+/// Why a time budget as well as a count: each block costs the queue a turn of its own (on
+/// Linux, for the main queue, a turn of the run loop), which at 64 actions per block was
+/// about 40% of a main-queue hand-off from a background thread; at 128 to 512 it no
+/// longer shows (docs/performance, 2026-11-27). A count that large lets heavy actions
+/// hold the queue for milliseconds, so a block also yields once it has run for
+/// `timeBudget`. The clock is read once per `clockInterval` actions (a read costs about
+/// 20 ns), so a block yields at a multiple of it once the budget is spent.
 ///
 /// The trade-off against one `async` per action (RxSwift's algorithm): actions run in
-/// order, one at a time, in blocks of up to `batchSize`, so on a concurrent queue they
-/// no longer run in parallel with each other, and a block submitted straight to the
-/// queue between two actions may run after both. Ordering among the scheduler's own
-/// actions is FIFO either way.
+/// order, one at a time, in blocks, so on a concurrent queue they no longer run in
+/// parallel with each other, and a block submitted straight to the queue between two
+/// actions may run after both. Ordering among the scheduler's own actions is FIFO
+/// either way.
 ///
 /// A request counter makes sure exactly one drain block is scheduled or running: an
 /// `enqueue` that takes the counter from zero submits the block; the drain subtracts the
@@ -20,12 +28,19 @@ import Synchronization
 /// its own increment, see `MPSCQueue`).
 @usableFromInline
 final class BatchedDispatch: @unchecked Sendable {
-    /// Actions one block runs before yielding the queue.
-    static var batchSize: Int { 64 }
+    /// Actions one block runs at most before yielding the queue.
+    static var batchSize: Int { 256 }
+    /// Nanoseconds one block runs actions before it yields the queue short of
+    /// `batchSize`: 0.5 ms, under a thirtieth of a 60 Hz frame for the main queue.
+    static var timeBudget: UInt64 { 500_000 }
+    /// Actions between two reads of the clock; a power of two.
+    static var clockInterval: Int { 32 }
 
     let queue: DispatchQueue
-    /// Actions accepted and not finished yet, decremented here after each one runs when
-    /// `countsUnfinished` (`MainScheduler` increments it and keeps its count in it).
+    /// Actions accepted and not finished yet, when `countsUnfinished` (`MainScheduler`
+    /// increments it per action and reads it for its inline test). A block subtracts the
+    /// actions it ran when it stops running actions, not one by one: one read-modify-write
+    /// per block instead of one per action on a word every producer writes.
     @usableFromInline let unfinished = Atomic<Int>(0)
     private let countsUnfinished: Bool
     @usableFromInline let pending = DispatchActionQueue()
@@ -68,16 +83,24 @@ final class BatchedDispatch: @unchecked Sendable {
         }
     }
 
-    /// Runs queued actions in order, at most `batchSize` per block, skipping disposed ones.
+    /// Runs queued actions in order, skipping disposed ones, until none is left or the
+    /// block has had its share (`batchSize` actions, or `timeBudget`).
     /// Holds the drain token: `accounted` requests are covered by this drain.
     private func drain(accounted: Int) {
         var accounted = accounted
         var ran = 0
+        let started = MonotonicClock.now()
+        // On the queue this block holds, nothing can tell this from a subtraction per action:
+        // the inline test runs there, and an action of the block sees itself counted either
+        // way. Other threads' `pendingCount` includes the block's finished actions a little
+        // longer.
+        defer { if countsUnfinished { unfinished.wrappingSubtract(ran, ordering: .acquiringAndReleasing) } }
         while true {
             while pending.runNext() || SpinWait.poll(until: pending.runNext) {
-                if countsUnfinished { unfinished.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
                 ran += 1
-                if ran == Self.batchSize {
+                if ran == Self.batchSize
+                    || (ran & (Self.clockInterval - 1) == 0 && MonotonicClock.now() &- started >= Self.timeBudget)
+                {
                     let carried = accounted
                     blocksSubmitted.wrappingAdd(1, ordering: .relaxed)
                     queue.async { self.drain(accounted: carried) }

@@ -8,15 +8,15 @@ import Synchronization
 /// actions never re-enter and run in FIFO order. `asyncInstance` always enqueues.
 ///
 /// Enqueued actions are, by default, drained in batches (`SchedulerDispatch.batched`):
-/// they go into a lock-free queue and one main-queue block runs up to `batchSize` of them
-/// before yielding the main queue to other work (one `DispatchQueue.main.async` per burst
-/// instead of per action). `MainScheduler(dispatch: .perAction)` keeps RxSwift's one
-/// block per action.
+/// they go into a lock-free queue and one main-queue block runs up to `batchSize` of them,
+/// for at most `SchedulerDispatch.batchTimeBudget`, before yielding the main queue to
+/// other work (one `DispatchQueue.main.async` per burst instead of per action).
+/// `MainScheduler(dispatch: .perAction)` keeps RxSwift's one block per action.
 ///
 /// On Linux the main queue runs only while the main thread runs `RunLoop.main` (or
 /// after `dispatchMain()`); until then enqueued work waits.
 public final class MainScheduler: SerialDispatchQueueScheduler {
-    /// Actions one main-queue block runs before yielding the main queue.
+    /// Actions one main-queue block runs at most before yielding the main queue.
     public static var batchSize: Int { SchedulerDispatch.batchSize }
 
     private let mainDispatch: Dispatch
@@ -68,7 +68,9 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     }
 
     /// How many actions this scheduler has enqueued that have not finished yet (an
-    /// action running inline is not counted).
+    /// action running inline is not counted). With `batched`, the actions a main-queue
+    /// block has run count until the block ends: they leave the count together, so that
+    /// running an action costs no read-modify-write on a word the producers write.
     public var pendingCount: Int { dispatcher.unfinished.load(ordering: .relaxed) }
 
     /// Blocks this scheduler has put on the main queue so far: one per enqueued action
@@ -88,6 +90,9 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     /// is RxSwift's increment-then-test in another order: an action enqueued from another
     /// thread just after the load is behind the inline one in FIFO order anyway, and
     /// cannot run before it (it needs the main queue, which the inline action holds).
+    /// With `batched`, a main-queue block subtracts the actions it ran when it ends, so a
+    /// main-queue caller sees every action queued before its call (its own earlier ones
+    /// included) until the block that runs them has ended.
     ///
     /// Inlinable, so that a caller holding a `MainScheduler` compiles the inline path
     /// (and the action) into its own code.

@@ -18,8 +18,13 @@ public class SerialDispatchQueueScheduler: SchedulerType, DispatchPeriodicSchedu
     @usableFromInline let configuration: DispatchQueueConfiguration
     /// The batched dispatch that takes actions into a queue slot and counts them
     /// (`BatchedDispatch.scheduleCounted`): `MainScheduler` with `SchedulerDispatch.batched`;
-    /// nil otherwise. Stored, so `schedule` reads it without a call or a retain.
+    /// nil otherwise. Stored, so `schedule` reads it without a call.
     @usableFromInline let countedBatch: BatchedDispatch?
+
+    /// `countedBatch` for the per-action path, which need not retain it (`self` does).
+    @inlinable var countedBatchUnretained: Unmanaged<BatchedDispatch>? {
+        countedBatch.map { Unmanaged.passUnretained($0) }
+    }
 
     var dispatchConfiguration: DispatchQueueConfiguration { configuration }
 
@@ -80,7 +85,10 @@ public class SerialDispatchQueueScheduler: SchedulerType, DispatchPeriodicSchedu
             defer { exitInline() }
             return action(state)
         }
-        if let countedBatch { return countedBatch.scheduleCounted(state, action: action) }
+        if let countedBatch = countedBatchUnretained {
+            // Without a retain of its own: `self` holds it for the whole call.
+            return countedBatch._withUnsafeGuaranteedRef { $0.scheduleCounted(state, action: action) }
+        }
         guard submitsOwnWay else { return configuration.schedule(state, action: action) }
         let item = ScheduledItem(action: action, state: state)
         submitOwnWay(item)

@@ -26,14 +26,17 @@ final class BatchedDispatchTests: RxTestCase {
     }
 
     /// While the queue is held: one action, a block submitted straight to the queue, then
-    /// `count - 1` more actions. Returns the order they ran in ("X" for the block).
-    private func interleaving(_ dispatch: SchedulerDispatch, count: Int) -> [String] {
+    /// `count - 1` more actions, each taking at least `actionDuration` nanoseconds. Returns
+    /// the order they ran in ("X" for the block).
+    private func interleaving(_ dispatch: SchedulerDispatch, count: Int, actionDuration: UInt64 = 0) -> [String] {
         let (scheduler, queue) = serialScheduler(dispatch)
         let log = Locked<[String]>([])
         let done = DispatchSemaphore(value: 0)
         let gate = hold(queue)
         func schedule(_ value: Int) {
             _ = scheduler.schedule(value) { value in
+                let started = DispatchTime.now().uptimeNanoseconds
+                while DispatchTime.now().uptimeNanoseconds - started < actionDuration {}
                 log.withValue { $0.append("\(value)") }
                 if value == count - 1 { done.signal() }
                 return Disposables.create()
@@ -47,14 +50,31 @@ final class BatchedDispatchTests: RxTestCase {
         return log.current
     }
 
-    /// Batched: the first block runs `batchSize` actions, then yields the queue, so the
-    /// straight block runs after actions scheduled later than it (the stated trade-off).
-    func testBatchedRunsBatchSizeActionsPerBlockThenYieldsTheQueue() {
+    /// Batched: the first block runs at most `batchSize` actions (fewer, at a multiple of
+    /// the clock interval, when a loaded machine makes it spend its time budget first),
+    /// then yields the queue, so the straight block runs after actions scheduled later
+    /// than it (the stated trade-off), and the actions keep their order.
+    func testBatchedRunsAtMostBatchSizeActionsPerBlockThenYieldsTheQueue() {
         let count = SchedulerDispatch.batchSize * 3 + 5
         let numbers = (0..<count).map(String.init)
+        let order = interleaving(.batched, count: count)
+        let position = try! XCTUnwrap(order.firstIndex(of: "X"))
+        XCTAssertTrue(position == SchedulerDispatch.batchSize || (position > 0 && position % 32 == 0), "yielded after \(position) actions")
+        XCTAssertLessThanOrEqual(position, SchedulerDispatch.batchSize)
+        XCTAssertEqual(order, Array(numbers[..<position]) + ["X"] + Array(numbers[position...]))
+    }
+
+    /// Batched: a block whose actions are slow yields once it has run for its time budget,
+    /// at its first clock reading past it: with actions of 40 µs and a 0.5 ms budget,
+    /// after exactly 32 actions (1.28 ms), whatever the machine's load, since each action
+    /// takes at least that long.
+    func testBatchedYieldsTheQueueOnceABlockHasSpentItsTimeBudget() {
+        XCTAssertEqual(SchedulerDispatch.batchTimeBudget, .microseconds(500))
+        let count = 100
+        let numbers = (0..<count).map(String.init)
         XCTAssertEqual(
-            interleaving(.batched, count: count),
-            Array(numbers[..<SchedulerDispatch.batchSize]) + ["X"] + Array(numbers[SchedulerDispatch.batchSize...]))
+            interleaving(.batched, count: count, actionDuration: 40_000),
+            Array(numbers[..<32]) + ["X"] + Array(numbers[32...]))
     }
 
     /// Per action: the straight block runs between the actions around it.
