@@ -22,6 +22,11 @@ enum QueuedActionKind {
         return false
     }
 
+    var isSpecialized: Bool {
+        if case .specialized = self { return true }
+        return false
+    }
+
     /// Runs the payload of an `inline` or `boxed` kind and leaves it uninitialized;
     /// returns what the action returned.
     func runAction(_ payload: UnsafeMutableRawPointer) -> Disposable {

@@ -127,13 +127,27 @@ final class TrampolineQueueTests: RxTestCase {
     private struct NoBytes {}
     private enum OneCase { case only }
 
-    /// States of no bytes (`()`, an empty struct, a one-case enum) share the `Void` run
-    /// path; they run in order with the others, called directly and through the protocol.
-    func testStatesOfNoBytesRunThroughTheVoidPath() {
-        XCTAssertTrue(InlineQueuedAction.kind(Void.self).isEmpty)
-        XCTAssertTrue(InlineQueuedAction.kind(NoBytes.self).isEmpty)
-        XCTAssertTrue(InlineQueuedAction.kind(OneCase.self).isEmpty)
-        XCTAssertFalse(InlineQueuedAction.kind(Int.self).isEmpty)
+    /// The kind code that is not specialized for the state records, as a generic call
+    /// through `ImmediateSchedulerType` makes it: never optimized, so never specialized.
+    @_optimize(none)
+    private func unspecializedKind<State>(_: State.Type) -> QueuedActionKind {
+        InlineQueuedAction.kind(State.self)
+    }
+
+    /// Queued from code not specialized for them, states of no bytes (`()`, an empty
+    /// struct, a one-case enum) share the `Void` run path; code specialized for its state
+    /// (an optimized build) records a runner specialized for it instead. Either way they run
+    /// in order with the others, called directly and through the protocol.
+    func testStatesOfNoBytesRunThroughTheVoidPathUnlessTheCallerIsSpecialized() {
+        XCTAssertTrue(unspecializedKind(Void.self).isEmpty)
+        XCTAssertTrue(unspecializedKind(NoBytes.self).isEmpty)
+        XCTAssertTrue(unspecializedKind(OneCase.self).isEmpty)
+        XCTAssertFalse(unspecializedKind(Int.self).isEmpty)
+        XCTAssertFalse(unspecializedKind(Int.self).isSpecialized)
+        #if !DEBUG
+        XCTAssertTrue(InlineQueuedAction.kind(Int.self).isSpecialized, "an optimized build specializes a concrete call")
+        XCTAssertTrue(InlineQueuedAction.kind(Void.self).isSpecialized)
+        #endif
         let generic: ImmediateSchedulerType = scheduler
         var ran: [String] = []
         _ = scheduler.schedule(()) { _ in
