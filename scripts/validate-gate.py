@@ -261,9 +261,9 @@ def hypotheses(comparison_csv):
     return found
 
 
-def family_fails(pvalues, level=0.10, keep=lambda key: True):
-    """Whether Holm's procedure over the hypotheses `keep` selects rejects one at `level`."""
-    return any(p <= level for p in holm({k: v for k, v in pvalues.items() if keep(k)}).values())
+def family_fails(pvalues, level=0.10, selected=lambda key: True):
+    """Whether Holm's procedure over the hypotheses `selected` chooses rejects one at `level`."""
+    return any(p <= level for p in holm({k: v for k, v in pvalues.items() if selected(k)}).values())
 
 
 def is_time(key):
@@ -275,7 +275,7 @@ RULES = {
     "family-wise over every metric (shipped)": lambda h: family_fails(h),
     "time first: 0.08 over ns/event, 0.02 over the rest": lambda h: (
         family_fails(h, 0.08, is_time) or family_fails(h, 0.02, lambda key: not is_time(key))),
-    "ns/event only, family-wise": lambda h: family_fails(h, keep=is_time),
+    "ns/event only, family-wise": lambda h: family_fails(h, selected=is_time),
     "per row (no family)": lambda h: any(p <= 0.10 for p in h.values()),
 }
 
@@ -379,7 +379,7 @@ def rules_summary(out):
         for key in sorted(groups):
             gates = [paired_rows(path) for path in paths[key]]
             pooled = [pooled_pvalues(gates[i], gates[i + 1]) for i in range(0, len(gates) - 1, 2)]
-            fails = sum(family_fails(h, keep=is_time if only_time else lambda key: True) for h in pooled)
+            fails = sum(family_fails(h, selected=is_time if only_time else lambda key: True) for h in pooled)
             cells.append(f"{fails} of {len(pooled)}")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return lines

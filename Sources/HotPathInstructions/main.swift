@@ -7,9 +7,9 @@
 // what a path keeps for reuse, such as the trampoline's emptied chunks, is already there:
 // the count is the steady state of repeated bursts), then instrumentation is switched on
 // for every thread, EVENTS events go through the path, and it is switched off once the
-// last has arrived. The gate runs each
-// case at two sizes and divides the difference by the difference in events, so what is
-// fixed per run (a subscription, a wake-up) cancels out and what is left is per event.
+// last has arrived. The gate runs each case at two sizes and divides the difference by
+// the difference in events, so what is fixed per run (a subscription, a wake-up) cancels
+// out and what is left is per event.
 //
 // Run natively (not under valgrind) the instrumentation calls do nothing: `list` prints
 // the cases, and any case runs as a smoke test.

@@ -8,12 +8,13 @@ import Synchronization
 /// handle is its disposable, so nothing is allocated per action.
 ///
 /// Why a time budget as well as a count: each block costs the queue a turn of its own (on
-/// Linux, for the main queue, a turn of the run loop), which at 64 actions per block was
-/// about 40% of a main-queue hand-off from a background thread; at 128 to 512 it no
-/// longer shows (docs/performance, 2026-11-27). A count that large lets heavy actions
-/// hold the queue for milliseconds, so a block also yields once it has run for
-/// `timeBudget`. The clock is read once per `clockInterval` actions (a read costs about
-/// 20 ns), so a block yields at a multiple of it once the budget is spent.
+/// Linux, for the main queue, a turn of the run loop), so fewer, larger blocks cost less
+/// per action; but a count alone lets heavy actions hold the queue for as long as that
+/// many of them take, so a block also yields once it has run for `timeBudget`. The clock
+/// is read once per `clockInterval` actions (a read costs about 20 ns), so a block yields
+/// at a multiple of it once the budget is spent. In the micro suite's main-queue hand-off
+/// from a background thread, 64 and 256 actions per block measured the same
+/// (docs/performance/journal.md, 2026-11-27).
 ///
 /// The trade-off against one `async` per action (RxSwift's algorithm): actions run in
 /// order, one at a time, in blocks, so on a concurrent queue they no longer run in

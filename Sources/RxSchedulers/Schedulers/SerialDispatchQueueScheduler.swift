@@ -21,7 +21,7 @@ public class SerialDispatchQueueScheduler: SchedulerType, DispatchPeriodicSchedu
     /// nil otherwise. Stored, so `schedule` reads it without a call.
     @usableFromInline let countedBatch: BatchedDispatch?
 
-    /// `countedBatch` for the per-action path, which need not retain it (`self` does).
+    /// `countedBatch` for `schedule`'s batched path, which need not retain it (`self` does).
     @inlinable var countedBatchUnretained: Unmanaged<BatchedDispatch>? {
         countedBatch.map { Unmanaged.passUnretained($0) }
     }
