@@ -4,8 +4,9 @@ them: false alarms of a build against itself, detections of a truly slower build
 
 Conditions (each run GATES times, with LOAD busy loops `yes > /dev/null` beside it):
   aa      the same build on both sides
-  one10   one case 10% slower (VALIDATION_SLOWED, by default schedule.throughput/currentThread/none/p1)
-  all3    every case 3% slower, inside the default 5% threshold
+  oneP    one case asked to be P% slower (one10: 10%; VALIDATION_SLOWED, by default
+          schedule.throughput/currentThread/none/p1); what it realized is reported
+  allP    every case asked to be P% slower (all3: 3%, inside the default 5% threshold)
 Each gate is `schedbench gate --rounds ROUNDS --thresholds ci/thresholds.json` on a fixed
 case set (CASES below), whose verdict is the paired decision the gate ships with; the same
 rounds are then judged again with Welch's test (`schedbench compare BASE NEW`, the rounds
@@ -63,8 +64,18 @@ SLOWED = os.environ.get("VALIDATION_SLOWED", "schedule.throughput/currentThread/
 # reported from the gates' own estimates (a calibration of the request from a few separate
 # runs was tried and dropped: between processes this case moves by ±10%, more than the
 # effect, while the gate's paired rounds see it).
-CONDITIONS = {"aa": None, "one10": f"{SLOWED}:10", "all3": "*:3"}
-FIELDS = ["condition", "load", "gate", "seconds", "paired_exit", "paired_regressed", "welch_exit", "welch_regressed", "slowed_estimates"]
+
+
+def slowdown(condition):
+    """The SCHEDBENCH_SLOWDOWN request of a condition: aa (none), oneP (the slowed case P%
+    slower), allP (every case P% slower); None for aa, and a KeyError for anything else."""
+    if condition == "aa":
+        return None
+    for prefix, target in (("one", SLOWED), ("all", "*")):
+        if condition.startswith(prefix) and condition[len(prefix):].isdigit() and int(condition[len(prefix):]) > 0:
+            return f"{target}:{int(condition[len(prefix):])}"
+    raise KeyError(condition)
+FIELDS = ["condition", "load", "trials_per_round", "gate", "seconds", "paired_exit", "paired_regressed", "welch_exit", "welch_regressed", "slowed_estimates"]
 HISTORY_FIELDS = ["condition", "load", "run", "exit", "regressed", "slowed_estimates"]
 
 
@@ -126,18 +137,25 @@ def append(path, fields, row):
         writer.writerow(row)
 
 
-def run_gates(binary, conditions, gates, rounds, load, out):
+def run_gates(binary, conditions, gates, rounds, load, out, trials_per_round=(None,)):
+    """GATES gates of each condition and each trials-per-round value, interleaved (gate 1
+    of every combination, then gate 2, …) so that the machine's quiet and noisy spells
+    fall on all of them alike. With more than one trials-per-round value, each value's
+    gates go to OUT/kN/."""
     scratch = tempfile.mkdtemp(prefix="validate-gate-")
     plain = wrapper(binary, None, scratch)
     loops = busy_loops(load)
     try:
         for gate in range(1, gates + 1):
-            for condition in conditions:
-                candidate = plain if CONDITIONS[condition] is None else wrapper(binary, CONDITIONS[condition], scratch)
-                directory = os.path.join(scratch, f"{condition}-{gate}")
+            for trials, condition in [(trials, condition) for trials in trials_per_round for condition in conditions]:
+                gate_out = out if len(trials_per_round) == 1 else os.path.join(out, f"k{trials or 'default'}")
+                os.makedirs(gate_out, exist_ok=True)
+                candidate = plain if slowdown(condition) is None else wrapper(binary, slowdown(condition), scratch)
+                directory = os.path.join(scratch, f"{condition}-{trials}-{gate}")
                 started = time.time()
                 paired = subprocess.run(
                     [plain, "gate", "--baseline", plain, "--candidate", candidate, "--rounds", str(rounds),
+                     *(["--trials-per-round", str(trials)] if trials else []),
                      "--thresholds", os.path.join(ROOT, "ci", "thresholds.json"), "--out", directory, "--format", "csv", "--", *CASES],
                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
                 seconds = time.time() - started
@@ -151,14 +169,14 @@ def run_gates(binary, conditions, gates, rounds, load, out):
                      "--thresholds", os.path.join(ROOT, "ci", "thresholds.json"), "--format", "csv"],
                     stdout=open(welch_csv, "w"), stderr=subprocess.DEVNULL)
                 welch_rows, _ = regressed_rows(welch_csv)
-                append(os.path.join(out, "gates.csv"), FIELDS, {
-                    "condition": condition, "load": load, "gate": gate, "seconds": f"{seconds:.0f}",
+                append(os.path.join(gate_out, "gates.csv"), FIELDS, {
+                    "condition": condition, "load": load, "trials_per_round": trials or "default", "gate": gate, "seconds": f"{seconds:.0f}",
                     "paired_exit": paired.returncode, "paired_regressed": "; ".join(paired_rows),
                     "welch_exit": welch.returncode, "welch_regressed": "; ".join(welch_rows),
                     "slowed_estimates": " ".join(estimates)})
-                print(f"{condition} load {load} gate {gate}: paired exit {paired.returncode} ({len(paired_rows)} regressed), "
+                print(f"{condition} load {load} trials per round {trials or 'default'} gate {gate}: paired exit {paired.returncode} ({len(paired_rows)} regressed), "
                       f"Welch exit {welch.returncode} ({len(welch_rows)}), {seconds:.0f} s", flush=True)
-                kept = keep(directory, ("comparison.csv", "welch.csv"), os.path.join(out, "comparisons", f"{condition}-load{load}-{gate}"))
+                kept = keep(directory, ("comparison.csv", "welch.csv"), os.path.join(gate_out, "comparisons", f"{condition}-load{load}-{gate}"))
                 # Each side's rounds (trial r is round r), for judging other decision rules later.
                 for side in ("baseline", "candidate"):
                     results = os.path.join(directory, side, "results.csv")
@@ -173,7 +191,7 @@ def run_gates(binary, conditions, gates, rounds, load, out):
 def run_history(binary, runs, gates, load, out, slide=False):
     scratch = tempfile.mkdtemp(prefix="validate-history-")
     plain = wrapper(binary, None, scratch)
-    slowed = wrapper(binary, CONDITIONS["one10"], scratch)
+    slowed = wrapper(binary, slowdown("one10"), scratch)
     history = os.path.join(scratch, "history.sqlite")
     loops = busy_loops(load)
     try:
@@ -418,10 +436,12 @@ def self_test():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--conditions", default="aa,one10,all3", help="comma-separated: aa, one10, all3")
+    parser.add_argument("--conditions", default="aa,one10,all3", help="comma-separated: aa, oneP, allP (such as one10, all3)")
     parser.add_argument("--gates", type=int, default=30, help="gates (and history runs) per condition")
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--load", type=int, default=0, help="busy loops beside the runs")
+    parser.add_argument("--trials-per-round", default="",
+                        help="the gate's --trials-per-round, or several comma-separated to interleave (default: the gate's default)")
     parser.add_argument("--history", action="store_true", help="validate compare --history instead of gate")
     parser.add_argument("--history-runs", type=int, default=20)
     parser.add_argument("--slide", action="store_true",
@@ -436,15 +456,27 @@ def main():
     if options.summary:
         return summary(options.summary)
     conditions = options.conditions.split(",")
-    unknown = [c for c in conditions if c not in CONDITIONS]
+    def known(condition):
+        try:
+            slowdown(condition)
+            return True
+        except KeyError:
+            return False
+    unknown = [c for c in conditions if not known(c)]
     if unknown:
-        parser.error(f"unknown condition {', '.join(unknown)}: expected aa, one10 or all3")
+        parser.error(f"unknown condition {', '.join(unknown)}: expected aa, oneP or allP (P a whole percentage, such as one10 or all3)")
     os.makedirs(options.out, exist_ok=True)
     binary = os.path.abspath(options.binary) if options.binary else build()
     if options.history:
         run_history(binary, options.history_runs, options.gates, options.load, options.out, options.slide)
     else:
-        run_gates(binary, conditions, options.gates, options.rounds, options.load, options.out)
+        trials = [int(value) for value in options.trials_per_round.split(",")] if options.trials_per_round else [None]
+        run_gates(binary, conditions, options.gates, options.rounds, options.load, options.out, trials)
+        if len(trials) > 1:
+            for value in trials:
+                print(f"\ntrials per round {value}:")
+                summary(os.path.join(options.out, f"k{value}"))
+            return
     summary(options.out)
 
 

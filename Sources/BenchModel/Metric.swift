@@ -10,6 +10,7 @@ package enum Metric: String, CaseIterable, Codable, CodingKeyRepresentable, Send
     case latencyMax = "latency_max_ns"
     case cpuUser = "cpu_user_s"
     case cpuSys = "cpu_sys_s"
+    case cpuNsPerEvent = "cpu_ns_per_event"
     case ctxVoluntary = "ctx_voluntary"
     case ctxInvoluntary = "ctx_involuntary"
     case threadsPeak = "threads_peak"
@@ -34,7 +35,7 @@ package enum Metric: String, CaseIterable, Codable, CodingKeyRepresentable, Send
         switch self {
         case .wallTime, .cpuUser, .cpuSys: return "s"
         case .eventsPerSec: return "1/s"
-        case .nsPerEvent, .latencyP50, .latencyP90, .latencyP99, .latencyP999, .latencyMax, .tickLatenessP99: return "ns"
+        case .nsPerEvent, .cpuNsPerEvent, .latencyP50, .latencyP90, .latencyP99, .latencyP999, .latencyMax, .tickLatenessP99: return "ns"
         case .ctxVoluntary, .ctxInvoluntary, .threadsPeak, .threadsEnd, .resourcesLeaked,
             .invariantViolations, .ticksExpected, .ticksDelivered, .tickBacklogPeak, .pendingPeak, .spinnerMinViolations:
             return "count"

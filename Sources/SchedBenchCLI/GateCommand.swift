@@ -8,8 +8,9 @@ struct GateCommand: ParsableCommand {
         abstract: "Run a baseline and a candidate build interleaved on the same cases, then compare.",
         discussion: """
             Both executables are schedbench builds (for example main's and the pull \
-            request's) that speak the same child protocol. Each round runs one timed trial of every case on each build, in \
-            alternating order, so machine drift hits both alike, and counts allocations (and \
+            request's) that speak the same child protocol. Each round runs --trials-per-round timed trials of every case on \
+            each build (their geometric mean is the round's value), in alternating order, so machine drift hits both \
+            alike, and counts allocations (and \
             instructions, when asked) in every round. Each round's two trials of a case are \
             compared as a pair (the per-round ratio), which cancels drift between rounds. Options after -- go to \
             `schedbench run` to choose the cases, e.g. -- --suite quick --workload observeOn.throughput. \
@@ -27,8 +28,15 @@ struct GateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The candidate build's schedbench executable.", valueName: "path"))
     var candidate: String
 
-    @Option(parsing: .unconditional, help: "Rounds: timed trials per case on each side.")
+    @Option(parsing: .unconditional, help: "Rounds: paired values per case on each side.")
     var rounds = 10
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Timed trials of each case per round and side; their geometric mean is the round's value.",
+            valueName: "n"))
+    var trialsPerRound = InterleavedRuns.defaultTrialsPerRound
 
     @Option(
         parsing: .unconditional,
@@ -48,6 +56,9 @@ struct GateCommand: ParsableCommand {
     func validate() throws {
         guard rounds >= 2 else { throw ValidationError("--rounds \(rounds) must be at least 2 (a confidence bound needs two trials per side)") }
         guard Limits.trials.contains(rounds) else { throw ValidationError("--rounds \(rounds) is outside 2...\(Limits.trials.upperBound)") }
+        guard Limits.trials.contains(trialsPerRound) else {
+            throw ValidationError("--trials-per-round \(trialsPerRound) is outside 1...\(Limits.trials.upperBound)")
+        }
         if let childTimeout, !Limits.childTimeoutSeconds.contains(childTimeout) {
             throw ValidationError(
                 "--child-timeout \(childTimeout) is outside \(Limits.childTimeoutSeconds.lowerBound)...\(Limits.childTimeoutSeconds.upperBound)")
@@ -68,7 +79,10 @@ struct GateCommand: ParsableCommand {
             )
         }
         func given(_ option: String) -> Bool { runArguments.contains { $0 == option || $0.hasPrefix(option + "=") } }
-        for reserved in ["--trials", "--out", "--isolate"] where given(reserved) {
+        if given("--trials") {
+            throw ValidationError("--trials is set by gate (each round runs --trials-per-round); remove it from the run options")
+        }
+        for reserved in ["--out", "--isolate"] where given(reserved) {
             throw ValidationError("\(reserved) is set by gate; remove it from the run options")
         }
         if given("--report") {
@@ -98,7 +112,7 @@ struct GateCommand: ParsableCommand {
         let directory = URL(fileURLWithPath: out ?? "results/gate-\(stamp)")
         let runs = InterleavedRuns(
             baseline: baseline, candidate: candidate, cases: cases, options: runOptions.options,
-            rounds: rounds, directory: directory, childTimeout: childTimeout.map(TimeInterval.init))
+            rounds: rounds, directory: directory, trialsPerRound: trialsPerRound, childTimeout: childTimeout.map(TimeInterval.init))
         let gate = GateWorkflow(runs: runs, policy: try comparison.policy())
         let progress = ProgressRenderer(live: isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()

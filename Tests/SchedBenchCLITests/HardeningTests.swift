@@ -120,7 +120,9 @@ final class HardeningTests: SchedBenchTestCase {
         let missing = try gateUsage(["--candidate", "/nonexistent/schedbench"])
         XCTAssertTrue(missing.contains("does not exist"), missing)
         let reserved = try gateUsage(["--candidate", executable.path, "--", "--trials=3"])
-        XCTAssertTrue(reserved.contains("--trials is set by gate"), reserved)
+        XCTAssertTrue(reserved.contains("--trials is set by gate") && reserved.contains("--trials-per-round"), reserved)
+        let none = try gateUsage(["--candidate", executable.path, "--trials-per-round", "0", "--", "--suite", "quick"])
+        XCTAssertTrue(none.contains("--trials-per-round 0 is outside 1...1000"), none)
     }
 
     private func gateUsage(_ arguments: [String]) throws -> String {

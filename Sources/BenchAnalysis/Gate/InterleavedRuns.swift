@@ -3,14 +3,23 @@ import BenchModel
 import Foundation
 
 /// `schedbench gate`: runs the same cases on a baseline build and a candidate build of
-/// schedbench in alternating rounds, one timed trial per case per round, so slow drift of
-/// the machine (thermal, noisy neighbours, a 2× move between sessions) lands on both sides
-/// alike. The order alternates (A B, B A, A B, …) so neither side always runs second.
-/// Each round also runs the counting trials (allocations, and instructions when asked),
-/// so counted metrics get one value per round too and are judged paired like the timed
-/// ones. Each side's rounds are merged, round r becoming trial r, and written
-/// after every round to `baseline/` and `candidate/` under `directory`, so an interrupted
-/// gate keeps the rounds it finished.
+/// schedbench in alternating rounds, so slow drift of the machine (thermal, noisy
+/// neighbours, a 2× move between sessions) lands on both sides alike. The order alternates
+/// (A B, B A, A B, …) so neither side always runs second.
+///
+/// A round runs `trialsPerRound` timed trials of each case in one process per side and
+/// keeps their geometric mean per metric as the round's value (`summarize`): a trial of a
+/// few milliseconds is now and then disturbed by an interrupt or a page fault, and the
+/// first trials of a process differ from its later ones, so one trial a round carries that
+/// into the pair. Measured on this repository's 18 validation cases, gates of one and of
+/// five trials a round interleaved (docs/performance, "CPU time per event, five trials a
+/// round, and the gate's rates again"): five narrowed the median case's per-round spread
+/// to 0.70 (hand-offs to a queue up to 3×), for 1.6 minutes a gate instead of 1.2; fourteen
+/// rounds instead of ten would cost as much and narrow it to 0.85. Each round also runs the
+/// counting trials (allocations, and instructions when asked), so counted metrics get one
+/// value per round too and are judged paired like the timed ones. Each side's rounds are
+/// merged, round r becoming trial r, and written after every round to `baseline/` and
+/// `candidate/` under `directory`, so an interrupted gate keeps the rounds it finished.
 ///
 /// Both builds are driven through the child protocol (`ChildRequest`): each round is one
 /// `_child` process per side, given the cases and options as data.
@@ -19,9 +28,11 @@ package struct InterleavedRuns: Sendable {
 
     package var executables: [Side: String]
     package var cases: [BenchCase]
-    /// How each round measures; `trials` is ignored (one per round).
+    /// How each round measures; `trials` is ignored (`trialsPerRound` says it).
     package var options: RunOptions
     package var rounds: Int
+    /// Timed trials of each case per round and side, summarized as one value per metric.
+    package var trialsPerRound: Int
     package var directory: URL
     /// Seconds one side's round may take before its child is killed and the gate fails.
     /// Nil: `RunOptions.childTimeout` for the first round, then ten times the slowest first
@@ -31,15 +42,19 @@ package struct InterleavedRuns: Sendable {
 
     package init(
         baseline: String, candidate: String, cases: [BenchCase], options: RunOptions, rounds: Int, directory: URL,
-        childTimeout: TimeInterval? = nil
+        trialsPerRound: Int = InterleavedRuns.defaultTrialsPerRound, childTimeout: TimeInterval? = nil
     ) {
         executables = [.baseline: baseline, .candidate: candidate]
         self.cases = cases
         self.options = options
         self.rounds = rounds
+        self.trialsPerRound = trialsPerRound
         self.directory = directory
         self.childTimeout = childTimeout
     }
+
+    /// `gate --trials-per-round`'s default.
+    package static let defaultTrialsPerRound = 5
 
     /// The timeout of a round's child, given how long the first round's children took.
     static func timeout(explicit: TimeInterval?, default fallback: TimeInterval, firstRoundSeconds: [TimeInterval]) -> TimeInterval {
@@ -63,7 +78,7 @@ package struct InterleavedRuns: Sendable {
             for side in order {
                 observer.benchEvent(.roundStarted(round: round, of: rounds, side: side))
                 var roundOptions = options
-                roundOptions.trials = 1
+                roundOptions.trials = trialsPerRound
                 roundOptions.isolate = false
                 let child = ChildProcess(binary: executables[side]!)
                 let started = Date()
@@ -101,14 +116,17 @@ package struct InterleavedRuns: Sendable {
         return true
     }
 
-    /// Adds one round's cases: its timed trial and its counting trial (trial 0) become one
-    /// trial, numbered `round` (their metrics are disjoint; invariant violations add up).
+    /// Adds one round's cases: its timed trials, summarized (`summarize`), and its counting
+    /// trial (trial 0) become one trial, numbered `round` (their metrics are disjoint;
+    /// invariant violations add up).
     static func merge(_ merged: [CaseResult], _ round: [CaseResult], round number: Int) -> [CaseResult] {
         var merged = merged
         for result in round {
             var combined = TrialRecord(benchCase: result.benchCase, trial: number, metrics: [:])
-            for record in result.trials {
-                combined.metrics.merge(record.metrics) { $1 + $0 }
+            let timed = result.trials.filter { $0.trial != TrialRecord.countingTrial }
+            let counting = result.trials.filter { $0.trial == TrialRecord.countingTrial }
+            for metrics in [summarize(timed.map(\.metrics))] + counting.map(\.metrics) {
+                combined.metrics.merge(metrics) { $1 + $0 }
             }
             let records = result.trials.isEmpty ? [] : [combined]
             if let index = merged.firstIndex(where: { $0.benchCase == result.benchCase }) {
@@ -119,5 +137,30 @@ package struct InterleavedRuns: Sendable {
             }
         }
         return merged
+    }
+
+    /// One value per metric for a round's timed trials: the geometric mean (trials are
+    /// close to log-normal, and the comparison works on logarithms), or the arithmetic mean
+    /// when a trial measured 0 or less (counts such as context switches); correctness counts
+    /// (invariant violations, leaked resources) add up, so a violation in any trial stays one.
+    static func summarize(_ trials: [[Metric: Double]]) -> [Metric: Double] {
+        guard trials.count > 1 else { return trials.first ?? [:] }
+        var values: [Metric: [Double]] = [:]
+        for trial in trials {
+            for (metric, value) in trial { values[metric, default: []].append(value) }
+        }
+        var summary: [Metric: Double] = [:]
+        for (metric, all) in values {
+            if metric.isCorrectness {
+                summary[metric] = all.reduce(0, +)
+            } else if all.count == 1 {
+                summary[metric] = all[0]
+            } else if all.allSatisfy({ $0 > 0 && $0.isFinite }) {
+                summary[metric] = exp(all.map(log).reduce(0, +) / Double(all.count))
+            } else {
+                summary[metric] = all.reduce(0, +) / Double(all.count)
+            }
+        }
+        return summary
     }
 }

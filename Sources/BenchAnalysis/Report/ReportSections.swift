@@ -307,7 +307,9 @@ enum ReportSections {
         }
         let charts = [
             bars("Allocations per event", "allocations/event", .count) { median($0, .allocsPerEvent) },
-            bars("CPU time per event", "CPU (user + system) per event", .nanoseconds) { result in
+            bars("CPU time per event", "CPU time per event", .nanoseconds) { result in
+                if let exact = median(result, .cpuNsPerEvent) { return exact }
+                // Runs made before cpu_ns_per_event existed.
                 guard let user = median(result, .cpuUser), let system = median(result, .cpuSys), result.benchCase.events > 0 else { return nil }
                 return (user + system) * 1e9 / Double(result.benchCase.events)
             },
@@ -320,7 +322,7 @@ enum ReportSections {
         ].compactMap { $0 }
         guard !charts.isEmpty else { return note("No resource counts in this run.") }
         return note(
-            "Medians per case, coloured by strategy. Allocations are counted in a separate trial (trial 0); CPU time is the process's, divided by the case's events."
+            "Medians per case, coloured by strategy. Allocations are counted in a separate trial (trial 0); CPU time is the process's (`cpu_ns_per_event`), per event."
         )
             + figures(charts)
     }

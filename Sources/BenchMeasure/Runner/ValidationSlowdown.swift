@@ -94,14 +94,17 @@ package enum ValidationSlowdown {
     }()
 
     /// Busy work that costs its time where it is called: a dependent chain of
-    /// multiply-adds between two locked read-modify-writes, each a full barrier on x86,
-    /// which the chain depends on. Without them the processor overlaps a short chain with
-    /// the event's other work and a slowdown asked as 10% realized 2–6%. The location is
-    /// on this call's stack, so threads spinning at once share no cache line.
+    /// multiply-adds ending in one locked read-modify-write that consumes it (a full barrier
+    /// on x86: later loads and stores wait for it, so the chain cannot hide under the
+    /// event's other work). With no barrier, the processor overlapped the chain and a
+    /// slowdown asked as 10% realized 2–6%; with a second locked operation before the chain,
+    /// the spin's fixed cost alone slowed the 70 ns trampoline case by about 14% whatever
+    /// was asked. The location is on this call's stack, so threads spinning at once share
+    /// no cache line.
     @inline(never)
     package static func spin(_ turns: Int) {
         let local = Atomic<Int>(turns)
-        var value = local.wrappingAdd(0, ordering: .sequentiallyConsistent).oldValue
+        var value = local.load(ordering: .relaxed)
         for turn in 0..<turns { value = value &* 31 &+ turn }
         // An atomic read-modify-write is never removed, even on a local that does not escape.
         local.wrappingAdd(value, ordering: .sequentiallyConsistent)

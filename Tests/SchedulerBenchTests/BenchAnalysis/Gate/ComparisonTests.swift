@@ -291,23 +291,4 @@ final class ComparisonTests: XCTestCase {
         }
         XCTAssertTrue(problem.contains("0 cases in A"), problem)
     }
-
-    func testInterleavedRoundsBecomeTrialsWithTheirCounts() {
-        let round1 = [result(nanos: [100], allocs: 2, violations: 1)]
-        var round2 = [result(nanos: [110], allocs: 3)]
-        round2[0].trials[1].metrics[.invariantViolations] = 2
-        let merged = InterleavedRuns.merge(InterleavedRuns.merge([], round1, round: 1), round2, round: 2)
-        XCTAssertEqual(merged.count, 1)
-        XCTAssertEqual(merged[0].trials.map(\.trial).sorted(), [1, 2], "each round's counting trial joins its timed trial")
-        XCTAssertEqual(merged[0].values(.nsPerEvent), [100, 110])
-        XCTAssertEqual(merged[0].values(.allocsPerEvent), [2, 3])
-        XCTAssertEqual(merged[0].values(.invariantViolations), [1, 2], "violations of both trials add up")
-    }
-
-    func testAGateRoundsTimeoutFollowsTheFirstRound() {
-        XCTAssertEqual(InterleavedRuns.timeout(explicit: nil, default: 1_200, firstRoundSeconds: []), 1_200, "the first round gets the default")
-        XCTAssertEqual(InterleavedRuns.timeout(explicit: nil, default: 1_200, firstRoundSeconds: [2, 30]), 300, "then ten times the slowest")
-        XCTAssertEqual(InterleavedRuns.timeout(explicit: nil, default: 1_200, firstRoundSeconds: [0.5, 1]), 60, "but at least a minute")
-        XCTAssertEqual(InterleavedRuns.timeout(explicit: 5, default: 1_200, firstRoundSeconds: [30]), 5, "unless given")
-    }
 }
