@@ -15,7 +15,8 @@ import Foundation
 /// five trials a round interleaved (docs/performance, "CPU time per event, five trials a
 /// round, and the gate's rates again"): five narrowed the median case's per-round spread
 /// to 0.70 (hand-offs to a queue up to 3×), for 1.6 minutes a gate instead of 1.2; fourteen
-/// rounds instead of ten would cost as much and narrow it to 0.85. Each round also runs the
+/// rounds instead of ten would cost as much and, by the square root of the rounds (not
+/// measured), narrow an interval only to 0.85. Each round also runs the
 /// counting trials (allocations, and instructions when asked), so counted metrics get one
 /// value per round too and are judged paired like the timed ones. Each side's rounds are
 /// merged, round r becoming trial r, and written after every round to `baseline/` and
