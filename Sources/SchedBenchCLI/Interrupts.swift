@@ -16,26 +16,26 @@ enum Interrupts {
     static func cancelOnInterrupt(
         _ cancellation: CancellationToken, stopping: String, terminated: @escaping @Sendable () -> String? = { nil }
     ) -> Installed {
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        interrupt.setEventHandler {
-            if cancellation.cancel() {
-                if let said = terminated() { printError("\ninterrupted again: \(said)") }
-                exitNow(ExitStatus.interrupted.rawValue)
+        let pipe = SignalPipe.install(for: [SIGINT, SIGTERM])
+        let reader = DispatchSource.makeReadSource(fileDescriptor: pipe.readEnd, queue: .global())
+        reader.setEventHandler {
+            for signal in pipe.drain() {
+                if signal == SIGTERM {
+                    // The token stays as it is: cancelling it could let the command finish
+                    // first and exit 130 before this exits 143.
+                    if let said = terminated() { printError(said) }
+                    exitNow(ExitStatus.terminated.rawValue)
+                }
+                if cancellation.cancel() {
+                    if let said = terminated() { printError("\ninterrupted again: \(said)") }
+                    exitNow(ExitStatus.interrupted.rawValue)
+                }
+                printError("\ninterrupt: \(stopping) (Ctrl-C again to quit now)")
             }
-            printError("\ninterrupt: \(stopping) (Ctrl-C again to quit now)")
         }
-        let terminate = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
-        terminate.setEventHandler {
-            // The token stays as it is: cancelling it could let the command finish first
-            // and exit 130 before this exits 143.
-            if let said = terminated() { printError(said) }
-            exitNow(ExitStatus.terminated.rawValue)
-        }
-        interrupt.resume()
-        terminate.resume()
-        return Installed(sources: [interrupt, terminate])
+        reader.setCancelHandler { Glibc.close(pipe.readEnd) }
+        reader.resume()
+        return Installed(pipe: pipe, reader: reader)
     }
 
     private static func exitNow(_ status: Int32) -> Never {
@@ -44,13 +44,69 @@ enum Interrupts {
     }
 
     struct Installed {
-        let sources: [DispatchSourceSignal]
+        let pipe: SignalPipe
+        let reader: DispatchSourceRead
 
         /// Removes the handlers: the signals' default actions apply again.
         func cancel() {
-            for source in sources { source.cancel() }
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
+            pipe.uninstall()
+            reader.cancel()
         }
+    }
+}
+
+/// SIGINT and SIGTERM caught by a handler installed with `sigaction`, which writes each
+/// signal's number to a pipe (the self-pipe pattern; `write` is async-signal-safe) for a
+/// dispatch source to read.
+///
+/// The handler is in place when `install` returns, so a signal sent from then on is never
+/// lost. A dispatch signal source is not: it needs the signal ignored first, and registers
+/// its own handler later, on libdispatch's manager thread, so a SIGTERM sent in between was
+/// dropped and the command ran on to exit 0. Caught (not ignored) signals are reset to their
+/// defaults in a child by `exec`, so children do not inherit them.
+struct SignalPipe {
+    let readEnd: Int32
+    let writeEnd: Int32
+    let signals: [Int32]
+
+    /// Where the handler writes: one pipe per process (the handler cannot capture).
+    nonisolated(unsafe) private static var handlerWriteEnd: Int32 = -1
+
+    static func install(for signals: [Int32]) -> SignalPipe {
+        var ends: [Int32] = [0, 0]
+        guard Glibc.pipe(&ends) == 0 else { fatalError("Interrupts: pipe failed (errno \(errno))") }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        handlerWriteEnd = ends[1]
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { signal in
+            var byte = UInt8(truncatingIfNeeded: signal)
+            _ = Glibc.write(SignalPipe.handlerWriteEnd, &byte, 1)
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        for signal in signals { sigaction(signal, &action, nil) }
+        return SignalPipe(readEnd: ends[0], writeEnd: ends[1], signals: signals)
+    }
+
+    /// The signals received since the last call, in order.
+    func drain() -> [Int32] {
+        var received: [Int32] = []
+        var buffer = [UInt8](repeating: 0, count: 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
+            if count <= 0 { return received }
+            received += buffer[0..<count].map { Int32($0) }
+        }
+    }
+
+    /// Restores the signals' default actions and closes the pipe's write end; the read
+    /// end is closed when the reader is cancelled.
+    func uninstall() {
+        for signal in signals { Glibc.signal(signal, SIG_DFL) }
+        Self.handlerWriteEnd = -1
+        Glibc.close(writeEnd)
     }
 }
