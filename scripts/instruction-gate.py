@@ -176,10 +176,10 @@ def slowed_tree(scratch, extra):
         "}\n\n"
     )
     # Every element through map pays the work, before its transform.
-    per_element = "                        result = try transform(element)\n"
+    per_element = "            result = try transform(element)\n"
     if source.count(per_element) != 1:
         sys.exit(f"error: the self-test cannot find map's per-element call in {SLOWED_FILE}; update the anchor")
-    source = slowdown + source.replace(per_element, "                        _gateSelfTestWork()\n" + per_element)
+    source = slowdown + source.replace(per_element, "            _gateSelfTestWork()\n" + per_element)
     open(path, "w", encoding="utf-8").write(source)
     return tree, path
 

@@ -20,3 +20,27 @@ final class ClosureProducer<Element>: Producer<Element> {
         runHandler(AnyObserver(observer), cancel)
     }
 }
+
+/// A per-element operator's sink (`MapSink`, `FilterSink`, `CompactMapSink`): a `SinkGate`
+/// that receives the upstream's events.
+@usableFromInline
+protocol UpstreamSink: SinkGate {
+    associatedtype Upstream
+    func on(_ event: Event<Upstream>)
+}
+
+extension ClosureProducer {
+    /// The observable whose subscription makes a sink with `makeSink` (given the downstream
+    /// observer and the subscription's disposer) and subscribes it to `source` through a
+    /// closure that captures only the sink: the closure's context is the sink itself, so a
+    /// call loads nothing but the event.
+    @inlinable
+    static func subscribing<Sink: UpstreamSink>(
+        to source: Observable<Sink.Upstream>, with makeSink: @escaping (AnyObserver<Element>, Cancelable) -> Sink
+    ) -> Observable<Element> {
+        ClosureProducer { downstream, cancel in
+            let sink = makeSink(downstream, cancel)
+            return (sink, source.subscribe(ClosureObserver<Sink.Upstream> { event in sink.on(event) }))
+        }
+    }
+}

@@ -6,9 +6,25 @@ extension ObservableType {
     @inlinable
     public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable) -> Observable<Element> {
         ClosureProducer<Element> { downstream, cancel in
-            let gate = SinkGate(disposing: cancel)
-            let observer = AnyObserver<Element> { event in gate.relay(event, to: downstream) }
-            return (gate, subscribe(observer))
+            let sink = CreateSink(downstream, disposing: cancel)
+            return (sink, subscribe(AnyObserver<Element> { event in sink.on(event) }))
         }
     }
+}
+
+/// `create`'s sink: the gate and the downstream observer in one object, so the observer
+/// handed to the subscribe closure captures one reference.
+@usableFromInline
+final class CreateSink<Element>: SinkGate, @unchecked Sendable {
+    @usableFromInline let downstream: AnyObserver<Element>
+
+    @inlinable
+    init(_ downstream: AnyObserver<Element>, disposing cancel: Cancelable) {
+        self.downstream = downstream
+        super.init(disposing: cancel)
+    }
+
+    /// `next` while open; a stop event once, then disposal.
+    @inlinable
+    func on(_ event: Event<Element>) { relay(event, to: downstream) }
 }

@@ -17,22 +17,8 @@ extension ObservableType {
     ) -> Disposable {
         let disposable: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
         let callStack = onError == nil ? Hooks.subscriptionCallStack() : []
-        let gate = SinkGate(disposing: disposable)
-        let observer = ClosureObserver<Element> { event in
-            switch event {
-            case .next(let value):
-                if !gate.isClosed { onNext?(value) }
-            case .error(let error):
-                guard gate.stop() else { return }
-                if let onError { onError(error) } else { Hooks.defaultErrorHandler(callStack, error) }
-                gate.dispose()
-            case .completed:
-                guard gate.stop() else { return }
-                onCompleted?()
-                gate.dispose()
-            }
-        }
-        return Disposables.create(asObservable().subscribe(observer), gate)
+        let sink = SubscribeSink<Element>(onNext: onNext, onError: onError, onCompleted: onCompleted, callStack: callStack, disposing: disposable)
+        return Disposables.create(asObservable().subscribe(sink.observer), sink)
     }
 }
 
@@ -59,5 +45,53 @@ extension ObservableType {
             onDisposed: { [weak object] in
                 if let object { onDisposed?(object) }
             })
+    }
+}
+
+/// The sink of `subscribe(onNext:onError:onCompleted:onDisposed:)`: the gate, the
+/// handlers and the call stack for the default error handler in one object, so the
+/// observer's closure captures one reference. The stop path is out of line.
+@usableFromInline
+final class SubscribeSink<Element>: SinkGate, @unchecked Sendable {
+    @usableFromInline let onNext: ((Element) -> Void)?
+    @usableFromInline let onError: ((Swift.Error) -> Void)?
+    @usableFromInline let onCompleted: (() -> Void)?
+    @usableFromInline let callStack: [String]
+
+    @inlinable
+    init(
+        onNext: ((Element) -> Void)?, onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?, callStack: [String],
+        disposing disposable: Disposable
+    ) {
+        self.onNext = onNext
+        self.onError = onError
+        self.onCompleted = onCompleted
+        self.callStack = callStack
+        super.init(disposing: disposable)
+    }
+
+    /// The observer to subscribe: a closure over this sink, built here (generic over the
+    /// element type only) so a program has one specialized copy per element type.
+    @inlinable
+    var observer: ClosureObserver<Element> { ClosureObserver { event in self.on(event) } }
+
+    @inlinable
+    func on(_ event: Event<Element>) {
+        guard case .next(let value) = event else { return end(with: event) }
+        if !isClosed { onNext?(value) }
+    }
+
+    /// Runs `onError` (or the default error handler) or `onCompleted` once, then disposes.
+    @inlinable @inline(never)
+    func end(with event: Event<Element>) {
+        guard stop() else { return }
+        switch event {
+        case .next: break
+        case .error(let error):
+            if let onError { onError(error) } else { Hooks.defaultErrorHandler(callStack, error) }
+        case .completed:
+            onCompleted?()
+        }
+        dispose()
     }
 }

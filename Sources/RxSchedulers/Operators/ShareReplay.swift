@@ -77,7 +77,7 @@ final class ShareReplay<Element>: Observable<Element> {
         let connection = existing ?? ShareConnection(parent: self)
         self.connection = connection
         let gate = replayed.isEmpty || SeededBug.isActive(.shareReplayUngated) ? nil : ReplayGate(eventHandler(of: observer))
-        let key = connection.observers.insert(gate.map { gate in { gate.on($0) } } ?? eventHandler(of: observer))
+        let key = connection.observers.insert(gate.map { gate in AnyObserver { gate.on($0) } } ?? AnyObserver(observer))
         lock.unlock()
 
         for element in replayed { observer.on(.next(element)) }
@@ -124,8 +124,9 @@ final class ShareReplay<Element>: Observable<Element> {
 final class ShareConnection<Element>: UnsubscribeType {
     @usableFromInline let parent: ShareReplay<Element>
     let subscription = SingleAssignmentDisposable()
-    // Guarded by the parent's lock.
-    @usableFromInline @exclusivity(unchecked) var observers = Bag<(Event<Element>) -> Void>()
+    // Guarded by the parent's lock. `AnyObserver`, not bare closures, as `PublishSubject`
+    // keeps them (no reabstraction thunks per call).
+    @usableFromInline @exclusivity(unchecked) var observers = Bag<AnyObserver<Element>>()
     /// Set once the source stopped or the last subscriber left: later events are dropped.
     @usableFromInline @exclusivity(unchecked) var isEnded = false
 
@@ -158,19 +159,19 @@ final class ShareConnection<Element>: UnsubscribeType {
             if observers.count == 1 {
                 let only = observers.values[0]
                 lock.unlock()
-                only(event)
+                only.on(event)
                 return
             }
             let recipients = observers.values
             lock.unlock()
-            for recipient in recipients { recipient(event) }
+            for recipient in recipients { recipient.on(event) }
         case .error, .completed:
             let recipients = observers.values
             isEnded = true
             observers.removeAll()
             parent.ended(self, stopEvent: event)
             lock.unlock()
-            for recipient in recipients { recipient(event) }
+            for recipient in recipients { recipient.on(event) }
         }
     }
 

@@ -8,7 +8,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
 
     private let lock = SpinningLock()
     // Guarded by `lock`.
-    private var observers = Bag<(Event<Element>) -> Void>()
+    private var observers = Bag<AnyObserver<Element>>()
     private var lastElement: Element?
     /// What a late observer receives: the last element (then completion), or the stop event.
     private var end: Event<Element>?
@@ -23,7 +23,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
     /// Holds a `next` element as the last one; on completion sends it (if any) and
     /// completion to every observer, on error the error. Events after the end are ignored.
     public func on(_ event: Event<Element>) {
-        let (recipients, end): ([(Event<Element>) -> Void], Event<Element>?) = lock.performLocked {
+        let (recipients, end): ([AnyObserver<Element>], Event<Element>?) = lock.performLocked {
             guard self.end == nil else { return ([], nil) }
             switch event {
             case .next(let element):
@@ -40,15 +40,15 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
         }
         guard let end else { return }
         for recipient in recipients {
-            recipient(end)
-            if case .next = end { recipient(.completed) }
+            recipient.on(end)
+            if case .next = end { recipient.on(.completed) }
         }
     }
 
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         lock.lock()
         guard let ended = end else {
-            let key = observers.insert(eventHandler(of: observer))
+            let key = observers.insert(AnyObserver(observer))
             lock.unlock()
             return SubjectSubscription(owner: self, key: key)
         }

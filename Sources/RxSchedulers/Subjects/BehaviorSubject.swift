@@ -6,7 +6,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
     private let lock = Lock(recursive: true)
     // Guarded by `lock`, so without dynamic exclusivity checks.
     @exclusivity(unchecked) private var element: Element
-    @exclusivity(unchecked) private var observers = Bag<(Event<Element>) -> Void>()
+    @exclusivity(unchecked) private var observers = Bag<AnyObserver<Element>>()
     @exclusivity(unchecked) private var stopEvent: Event<Element>?
     @exclusivity(unchecked) private var disposed = false
 
@@ -32,7 +32,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
     }
 
     public func on(_ event: Event<Element>) {
-        let recipients: Bag<(Event<Element>) -> Void> = lock.performLocked {
+        let recipients: Bag<AnyObserver<Element>> = lock.performLocked {
             if disposed || stopEvent != nil { return Bag() }
             switch event {
             case .next(let value):
@@ -44,7 +44,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
             if event.isStopEvent { observers.removeAll() }
             return recipients
         }
-        recipients.forEach { $0(event) }
+        recipients.forEach { $0.on(event) }
     }
 
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
@@ -57,7 +57,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
                 observer.on(stopEvent)
                 return Disposables.create()
             }
-            let key = observers.insert(eventHandler(of: observer))
+            let key = observers.insert(AnyObserver(observer))
             observer.on(.next(element))
             return SubjectSubscription(owner: self, key: key)
         }

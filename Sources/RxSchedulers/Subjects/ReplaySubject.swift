@@ -18,7 +18,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Can
     /// The remembered elements, oldest at `start` once the buffer is full.
     @exclusivity(unchecked) private var buffer: [Element] = []
     @exclusivity(unchecked) private var start = 0
-    @exclusivity(unchecked) private var observers = Bag<(Event<Element>) -> Void>()
+    @exclusivity(unchecked) private var observers = Bag<AnyObserver<Element>>()
     @exclusivity(unchecked) private var stopEvent: Event<Element>?
     @exclusivity(unchecked) private var disposed = false
 
@@ -44,7 +44,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Can
     public var isDisposed: Bool { lock.performLocked { disposed } }
 
     public func on(_ event: Event<Element>) {
-        let recipients: Bag<(Event<Element>) -> Void> = lock.performLocked {
+        let recipients: Bag<AnyObserver<Element>> = lock.performLocked {
             if disposed || stopEvent != nil { return Bag() }
             switch event {
             case .next(let element):
@@ -56,7 +56,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Can
             if event.isStopEvent { observers.removeAll() }
             return recipients
         }
-        recipients.forEach { $0(event) }
+        recipients.forEach { $0.on(event) }
     }
 
     /// Called with the lock held.
@@ -89,7 +89,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Can
             return Disposables.create()
         }
         let gate = replayed.isEmpty ? nil : ReplayGate(eventHandler(of: observer))
-        let key = observers.insert(gate.map { gate in { gate.on($0) } } ?? eventHandler(of: observer))
+        let key = observers.insert(gate.map { gate in AnyObserver { gate.on($0) } } ?? AnyObserver(observer))
         lock.unlock()
         for element in replayed { observer.on(.next(element)) }
         gate?.finishReplay()

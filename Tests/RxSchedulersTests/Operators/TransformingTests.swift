@@ -31,6 +31,19 @@ final class TransformingTests: RxTestCase {
         XCTAssertEqual(observer.events, [.next(220, 2), .next(240, 4), .error(250, TestError())])
     }
 
+    func testFilterThrowingEndsTheSequenceAndUnsubscribes() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let source = scheduler.createHotObservable([.next(210, 2), .next(220, 3), .next(230, 4), .completed(300)])
+        let observer = scheduler.start {
+            source.filter { value -> Bool in
+                if value == 3 { throw TestError(3) }
+                return true
+            }
+        }
+        XCTAssertEqual(observer.events, [.next(210, 2), .error(220, TestError(3))])
+        XCTAssertEqual(source.subscriptions, [Subscription(200, 220)])
+    }
+
     func testCompactMapLeavesOutNilsAndEndsOnAThrow() {
         let scheduler = TestScheduler(initialClock: 0)
         let source = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .next(240, 5), .completed(300)])
