@@ -43,8 +43,6 @@ TOLERANCE = {"one-thread": 0.02, "cross-thread": 0.08}
 # The self-test's slowdown: extra work per element in `map`, sized to 20% of chain.subject.
 SLOWED_CASE = "chain.subject"
 SLOWED_FILE = "Sources/RxSchedulers/Operators/Map.swift"
-# What the slowdown costs per element: (the call, each turn of its loop), in instructions.
-SLOWDOWN_COST = (10, 4.5)
 
 
 def build(tree, scratch):
@@ -152,36 +150,58 @@ def update(measured):
     print(f"stored {len(measured)} thresholds in {os.path.relpath(THRESHOLDS, ROOT)}; commit them")
 
 
-def slowed_tree(scratch, extra):
-    """A copy of HEAD whose `map` does `extra` more instructions' worth of work per element."""
+def slowed_tree(scratch):
+    """A copy of HEAD whose `map` does extra work per element: SELF_TEST_TURNS turns of a
+    loop (read from the environment when the program starts), so one build serves every
+    size of slowdown."""
     tree = os.path.join(scratch, "tree")
     os.makedirs(tree)
     archive = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, stdout=subprocess.PIPE, check=True).stdout
     subprocess.run(["tar", "-x", "-C", tree], input=archive, check=True)
     path = os.path.join(tree, SLOWED_FILE)
     source = open(path, encoding="utf-8").read()
-    anchor = "    public func map<Result>("
-    if source.count(anchor) != 1:
-        sys.exit(f"error: the self-test cannot find `map` in {SLOWED_FILE}; update SLOWED_FILE and the anchor")
-    # A recurrence the optimizer cannot fold into a formula, on a global it cannot drop:
-    # the cost of the call and of each turn are measured (SLOWDOWN_COST).
-    turns = max(1, round((extra - SLOWDOWN_COST[0]) / SLOWDOWN_COST[1]))
+    # A recurrence the optimizer cannot fold into a formula, on a global it cannot drop.
     slowdown = (
+        "#if canImport(Glibc)\nimport Glibc\n#endif\n"
         "@exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var _gateSelfTestSink = 0\n"
-        f"@exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var _gateSelfTestTurns = {turns}\n"
+        "@usableFromInline nonisolated(unsafe) let _gateSelfTestTurns = getenv(\"SELF_TEST_TURNS\").flatMap { Int(String(cString: $0)) } ?? 0\n"
         "@inline(never) @usableFromInline func _gateSelfTestWork() {\n"
         "    var value = _gateSelfTestSink\n"
         "    for turn in 0..<_gateSelfTestTurns { value = value &* 31 &+ turn }\n"
         "    _gateSelfTestSink = value\n"
         "}\n\n"
     )
-    # Every element through map pays the work, before its transform.
-    per_element = "            result = try transform(element)\n"
+    # Every element through map pays the work, after it was passed on.
+    per_element = "        downstream.on(.next(result))\n"
     if source.count(per_element) != 1:
         sys.exit(f"error: the self-test cannot find map's per-element call in {SLOWED_FILE}; update the anchor")
-    source = slowdown + source.replace(per_element, "            _gateSelfTestWork()\n" + per_element)
+    source = slowdown + source.replace(per_element, per_element + "        _gateSelfTestWork()\n")
     open(path, "w", encoding="utf-8").write(source)
-    return tree, path
+    return tree
+
+
+def calibrated_turns(binary, target):
+    """The turns of the seeded work that come nearest `target` instructions more per
+    element of SLOWED_CASE, found by measuring (the compiler unrolls the loop, so its cost
+    is not linear in the turns): a bisection over 0-1024 turns, about ten counts."""
+    baseline = load_thresholds()[SLOWED_CASE]["instructions_per_event"]
+    counted = {}
+
+    def extra(turns):
+        if turns not in counted:
+            os.environ["SELF_TEST_TURNS"] = str(turns)
+            counted[turns] = measure(binary, [SLOWED_CASE])[SLOWED_CASE][1] - baseline
+        return counted[turns]
+    low, high = 0, 1024
+    if extra(low) >= target:
+        return low
+    while high - low > 1:
+        middle = (low + high) // 2
+        if extra(middle) < target:
+            low = middle
+        else:
+            high = middle
+    return low if target - extra(low) < extra(high) - target else high
 
 
 def main():
@@ -212,20 +232,23 @@ def self_test():
     thresholds = load_thresholds()
     if SLOWED_CASE not in thresholds:
         sys.exit(f"error: no threshold for {SLOWED_CASE}: run --update first")
-    extra = 0.2 * thresholds[SLOWED_CASE]["instructions_per_event"]
+    target = 0.2 * thresholds[SLOWED_CASE]["instructions_per_event"]
     scratch = tempfile.mkdtemp(prefix="instruction-gate-self-test-")
     try:
-        tree, _ = slowed_tree(scratch, extra)
+        tree = slowed_tree(scratch)
         binary = build(tree, os.path.join(scratch, "build"))
+        turns = calibrated_turns(binary, target)
+        os.environ["SELF_TEST_TURNS"] = str(turns)
         measured = measure(binary, [SLOWED_CASE, "chain.range", "mpsc.enqueueDequeue"])
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    print(f"self-test: `map` does about {extra:.0f} more instructions per element (20% of {SLOWED_CASE})")
+    print(f"self-test: `map` does {turns} turns of extra work per element, the nearest to {target:.0f} more instructions "
+          f"(20% of {SLOWED_CASE})")
     regressed = check(measured, thresholds)
     expected = {SLOWED_CASE}
     slowed = measured[SLOWED_CASE][1] / thresholds[SLOWED_CASE]["instructions_per_event"] - 1
     if not 0.15 <= slowed <= 0.25:
-        sys.exit(f"error: the seeded slowdown measured {slowed:+.1%} on {SLOWED_CASE}, not about 20%: recalibrate SLOWDOWN_COST")
+        sys.exit(f"error: the seeded slowdown measured {slowed:+.1%} on {SLOWED_CASE}, not about 20% (its fixed cost is too large)")
     if not expected <= set(regressed) or "mpsc.enqueueDequeue" in regressed:
         sys.exit(f"error: the gate did not single out the slowed path (regressed: {regressed or 'none'})")
     print(f"\nself-test: the gate fails on the seeded slowdown ({slowed:+.1%} on {SLOWED_CASE}), and not on a path without map")

@@ -37,6 +37,20 @@ package struct Comparison: Sendable {
         /// NEW against a history's window of runs: bounds from how much whole runs differ
         /// (`RatioEstimate(window:new:)`).
         case window
+        /// A value counted once per run, in its counting trial (allocations, bytes,
+        /// instructions per event), against a history's window of such runs: NEW against
+        /// the window's range, judged only where the history shows the count repeats.
+        /// "Unchanged" when NEW lies within the threshold of the window's range. Past it,
+        /// "regressed" (or "improved") when the window's runs all lie within the threshold
+        /// of each other, and "inconclusive" when they do not: such a case's count depends
+        /// on timing (a drain that falls behind allocates more chunks: one unchanged run of
+        /// the concurrent drain counted 2.5 times its median), so one more run past the
+        /// window says nothing. The bounds are NEW over the window's worst and best runs;
+        /// the row has no p-value and stays out of Holm's family, since no normal model
+        /// fits counts that move in steps and jump. Judged by `.window`'s t-interval, 6 of
+        /// 30 runs of an unchanged build failed on a count alone (docs/performance,
+        /// 2026-11-27).
+        case windowRange = "window-range"
         /// Fewer than two values on a side and nothing to pair, as a counting metric of two
         /// single runs (`compare BASE NEW`: one allocation trial each): no interval exists,
         /// so the noise of the metric is unknown. The row is "unchanged" when the point
@@ -194,10 +208,12 @@ package struct Comparison: Sendable {
                 else { continue }
                 let threshold = thresholds.threshold(for: metric, in: newResult.benchCase.workload)
                 let pairs = paired && runs.count == 1 ? Self.pairs(runs[0], newResult, metric, floor: floor) : []
-                let estimator = Self.estimator(pairs: pairs.count, baseRuns: baseValues, new: newValues.count)
+                let countedOnce = baseline == .history && ([newResult] + runs).allSatisfy { Self.isCountedOnce(metric, in: $0) }
+                let estimator = Self.estimator(pairs: pairs.count, baseRuns: baseValues, new: newValues.count, countedOnce: countedOnce)
                 func estimate(_ confidence: Double) -> RatioEstimate? {
                     switch estimator {
                     case .paired: return RatioEstimate(pairs: pairs, confidence: confidence)
+                    case .windowRange: return RatioEstimate(windowRange: baseValues.map { $0[0] }, new: newValues[0])
                     case .window, .welch, .single: return RatioEstimate(window: baseValues, new: newValues, confidence: confidence)
                     }
                 }
@@ -209,7 +225,8 @@ package struct Comparison: Sendable {
                         estimate: decided, interval95: estimate(0.975),
                         threshold: threshold, verdict: Self.verdict(decided, metric: metric, threshold: threshold, estimator: estimator),
                         estimator: estimator,
-                        pValue: estimator == .single ? nil : Self.worse(decided, metric)?.pValue(ratioAtMost: 1 + threshold)))
+                        pValue: estimator == .single || estimator == .windowRange
+                            ? nil : Self.worse(decided, metric)?.pValue(ratioAtMost: 1 + threshold)))
             }
         }
         hypotheses = 0
@@ -228,12 +245,20 @@ package struct Comparison: Sendable {
     }
 
     /// Which estimate a row gets: paired with two pairs or more; a window of two runs or
-    /// more; Welch with two values a side; else none with an interval.
-    static func estimator(pairs: Int, baseRuns: [[Double]], new: Int) -> Estimator {
+    /// more (its range for a value counted once per run); Welch with two values a side; else
+    /// none with an interval.
+    static func estimator(pairs: Int, baseRuns: [[Double]], new: Int, countedOnce: Bool = false) -> Estimator {
         if pairs >= 2 { return .paired }
+        if baseRuns.count >= 2 && countedOnce && new == 1 && baseRuns.allSatisfy({ $0.count == 1 }) { return .windowRange }
         if baseRuns.count >= 2 { return .window }
         if baseRuns.count == 1 && baseRuns[0].count >= 2 && new >= 2 { return .welch }
         return .single
+    }
+
+    /// Whether `result` holds `metric` only from its counting trial (once per run).
+    static func isCountedOnce(_ metric: Metric, in result: CaseResult) -> Bool {
+        let measured = result.trials.filter { $0.metrics[metric] != nil }
+        return !measured.isEmpty && measured.allSatisfy { $0.trial == TrialRecord.countingTrial }
     }
 
     /// Cases match on every case column except `suite` (the same case measured by different
@@ -305,6 +330,14 @@ package struct Comparison: Sendable {
         let limit = 1 + threshold
         if estimator == .single {
             return worse.ratio >= 1 / limit && worse.ratio <= limit ? .unchanged : .inconclusive
+        }
+        if estimator == .windowRange {
+            // `worse.low` is NEW over the window's worst run, `worse.high` over its best, so
+            // their quotient is the window's own spread (its worst over its best run).
+            let steady = worse.high <= worse.low * limit
+            if worse.low > limit { return steady ? .regressed : .inconclusive }
+            if worse.high < 1 / limit { return steady ? .improved : .inconclusive }
+            return .unchanged
         }
         if worseLow > limit { return .regressed }
         if worseHigh < 1 / limit { return .improved }

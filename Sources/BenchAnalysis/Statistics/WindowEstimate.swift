@@ -52,3 +52,22 @@ extension RatioEstimate {
             degreesOfFreedom: degrees)
     }
 }
+
+extension RatioEstimate {
+    /// NEW against the range of a window of values counted once per run
+    /// (`Comparison.Estimator.windowRange`): the ratio of NEW to the window's geometric
+    /// mean, bounded by NEW over the window's largest value (low) and over its smallest
+    /// (high). No t-quantile and no standard error: the bounds are where NEW lies among the
+    /// window's runs, not a confidence interval. Nil when a value is not positive among
+    /// positive ones (no ratio exists).
+    package init?(windowRange window: [Double], new: Double) {
+        guard let smallest = window.min(), let largest = window.max() else { return nil }
+        if window.allSatisfy({ $0 == 0 }) && new == 0 {
+            self.init(ratio: 1, low: 1, high: 1)
+            return
+        }
+        guard smallest > 0, new > 0 else { return nil }
+        let logMean = window.reduce(0) { $0 + Foundation.log($1) } / Double(window.count)
+        self.init(ratio: new / exp(logMean), low: new / largest, high: new / smallest)
+    }
+}

@@ -106,6 +106,66 @@ final class HistoryComparisonTests: XCTestCase {
         XCTAssertEqual(comparison.rows.map(\.baseTrials), [200, 200])
     }
 
+    /// A run whose counting trial allocated `allocations` per event, with timed trials.
+    private static func countedRun(_ index: Int, allocations: Double) -> CaseResult {
+        let benchCase = benchCase(index)
+        return CaseResult(
+            benchCase: benchCase,
+            trials: [TrialRecord(benchCase: benchCase, trial: TrialRecord.countingTrial, metrics: [.allocsPerEvent: allocations])]
+                + (1...5).map { TrialRecord(benchCase: benchCase, trial: $0, metrics: [.nsPerEvent: 100]) })
+    }
+
+    private static func allocationRow(window: [Double], new: Double) -> Comparison.Row? {
+        let comparison = Comparison(
+            window: [benchCase(0): window.map { countedRun(0, allocations: $0) }], new: [countedRun(0, allocations: new)],
+            thresholds: Thresholds(defaultThreshold: 0.05), metrics: [.allocsPerEvent, .nsPerEvent])
+        return comparison.rows.first { $0.metric == .allocsPerEvent }
+    }
+
+    /// Defect (issue 32): a count, taken once per run, was judged by the window's
+    /// t-interval as if it were normal; the counts of an unchanged build cluster within 1%
+    /// and now and then jump 5–15%, so 6 of 30 unchanged runs failed on a count alone. A
+    /// count is now judged against the window's range, outside Holm's family.
+    func testACountIsJudgedAgainstTheWindowsRange() throws {
+        // The window: 19 runs at 0.0575-0.0579 and one that jumped; a new run jumps a little
+        // further (as runs of the concurrent drain did: 0.063 and 0.066 against 0.0577).
+        let window = (0..<19).map { 0.0575 + Double($0 % 5) * 0.0001 } + [0.063]
+        let jumped = try XCTUnwrap(Self.allocationRow(window: window, new: 0.066))
+        XCTAssertEqual(jumped.estimator, .windowRange)
+        XCTAssertNil(jumped.pValue, "outside the family")
+        XCTAssertEqual(jumped.verdict, .unchanged, "within the threshold of the window's worst run")
+        // What the t-interval of the window's runs says about the same run.
+        let tInterval = try XCTUnwrap(RatioEstimate(window: window.map { [$0] }, new: [0.066], confidence: Comparison.decisionConfidence))
+        XCTAssertEqual(Comparison.verdict(tInterval, metric: .allocsPerEvent, threshold: 0.05), .regressed)
+
+        // Past every run of that window by more than the threshold: still inconclusive, since
+        // its runs spread past the threshold (the case's count depends on timing).
+        let far = try XCTUnwrap(Self.allocationRow(window: window, new: 0.063 * 1.6))
+        XCTAssertEqual(far.verdict, .inconclusive)
+        XCTAssertEqual(try XCTUnwrap(far.estimate).low, 1.6, accuracy: 1e-9, "NEW over the window's largest run")
+        // A window whose runs agree within the threshold: past all of them by more is a
+        // change, whatever the family's size; within the threshold, unchanged.
+        let steady = (0..<20).map { 0.0577 + Double($0 % 3) * 0.0002 }
+        XCTAssertEqual(Self.allocationRow(window: steady, new: 0.0590)?.verdict, .unchanged)
+        XCTAssertEqual(Self.allocationRow(window: steady, new: 0.0581 * 1.06)?.verdict, .regressed)
+        XCTAssertEqual(Self.allocationRow(window: steady, new: 0.0577 / 1.06)?.verdict, .improved)
+        XCTAssertEqual(Self.allocationRow(window: window, new: 0.0600)?.verdict, .unchanged, "within the spread window's range")
+    }
+
+    /// Only a value from the counting trial alone is judged by range: timed metrics, and
+    /// two runs compared without a history, keep their estimators.
+    func testOnlyCountsAgainstAHistoryAreJudgedByRange() throws {
+        let window = (0..<5).map { _ in Self.countedRun(0, allocations: 0.05) }
+        let history = Comparison(
+            window: [Self.benchCase(0): window], new: [Self.countedRun(0, allocations: 0.05)],
+            thresholds: Thresholds(), metrics: [.allocsPerEvent, .nsPerEvent])
+        XCTAssertEqual(history.rows.map(\.estimator), [.windowRange, .window])
+        let twoRuns = Comparison(
+            base: [Self.countedRun(0, allocations: 0.05)], new: [Self.countedRun(0, allocations: 0.05)], thresholds: Thresholds(),
+            metrics: [.allocsPerEvent, .nsPerEvent])
+        XCTAssertEqual(twoRuns.rows.map(\.estimator), [.single, .welch])
+    }
+
     // The rates (shown in the Statistical methods article). Single-threaded arithmetic, a few
     // seconds each: not repeated under ThreadSanitizer, which has nothing to check in them.
 
