@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import BenchWorkflows
 
@@ -17,9 +16,8 @@ enum Interrupts {
         _ cancellation: CancellationToken, stopping: String, terminated: @escaping @Sendable () -> String? = { nil }
     ) -> Installed {
         let pipe = SignalPipe.install(for: [SIGINT, SIGTERM])
-        let reader = DispatchSource.makeReadSource(fileDescriptor: pipe.readEnd, queue: .global())
-        reader.setEventHandler {
-            for signal in pipe.drain() {
+        let reader = Thread {
+            while let signal = pipe.next() {
                 if signal == SIGTERM {
                     // The token stays as it is: cancelling it could let the command finish
                     // first and exit 130 before this exits 143.
@@ -32,10 +30,11 @@ enum Interrupts {
                 }
                 printError("\ninterrupt: \(stopping) (Ctrl-C again to quit now)")
             }
+            pipe.close()
         }
-        reader.setCancelHandler { Glibc.close(pipe.readEnd) }
-        reader.resume()
-        return Installed(pipe: pipe, reader: reader)
+        reader.name = "schedbench signals"
+        reader.start()
+        return Installed(pipe: pipe)
     }
 
     private static func exitNow(_ status: Int32) -> Never {
@@ -45,25 +44,25 @@ enum Interrupts {
 
     struct Installed {
         let pipe: SignalPipe
-        let reader: DispatchSourceRead
 
-        /// Removes the handlers: the signals' default actions apply again.
+        /// Removes the handlers: the signals' default actions apply again, and the reading
+        /// thread ends.
         func cancel() {
             pipe.uninstall()
-            reader.cancel()
         }
     }
 }
 
 /// SIGINT and SIGTERM caught by a handler installed with `sigaction`, which writes each
-/// signal's number to a pipe (the self-pipe pattern; `write` is async-signal-safe) for a
-/// dispatch source to read.
+/// signal's number to a pipe (the self-pipe pattern; `write` is async-signal-safe) that a
+/// thread of its own reads, blocking.
 ///
 /// The handler is in place when `install` returns, so a signal sent from then on is never
 /// lost. A dispatch signal source is not: it needs the signal ignored first, and registers
 /// its own handler later, on libdispatch's manager thread, so a SIGTERM sent in between was
-/// dropped and the command ran on to exit 0. Caught (not ignored) signals are reset to their
-/// defaults in a child by `exec`, so children do not inherit them.
+/// dropped and the command ran on to exit 0. The pipe is read by a plain thread rather than
+/// a dispatch read source: closing a pipe's end while libdispatch watched the other crashed
+/// its manager thread (a `run` died with SIGSEGV as it finished, 1 in about 26).
 struct SignalPipe {
     let readEnd: Int32
     let writeEnd: Int32
@@ -71,14 +70,15 @@ struct SignalPipe {
 
     /// Where the handler writes: one pipe per process (the handler cannot capture).
     nonisolated(unsafe) private static var handlerWriteEnd: Int32 = -1
+    /// What `uninstall` writes to end the reading thread (no signal has number 0).
+    private static let stop: UInt8 = 0
 
     static func install(for signals: [Int32]) -> SignalPipe {
         var ends: [Int32] = [0, 0]
         guard Glibc.pipe(&ends) == 0 else { fatalError("Interrupts: pipe failed (errno \(errno))") }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        // The handler must never block: a full pipe (thousands of unread signals) drops one.
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
         handlerWriteEnd = ends[1]
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signal in
@@ -91,22 +91,29 @@ struct SignalPipe {
         return SignalPipe(readEnd: ends[0], writeEnd: ends[1], signals: signals)
     }
 
-    /// The signals received since the last call, in order.
-    func drain() -> [Int32] {
-        var received: [Int32] = []
-        var buffer = [UInt8](repeating: 0, count: 16)
+    /// The next signal received, waiting for it; nil once `uninstall` ran.
+    func next() -> Int32? {
+        var byte: UInt8 = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
-            if count <= 0 { return received }
-            received += buffer[0..<count].map { Int32($0) }
+            let count = Glibc.read(readEnd, &byte, 1)
+            if count == 1 { return byte == Self.stop ? nil : Int32(byte) }
+            if count < 0 && errno == EINTR { continue }
+            return nil
         }
     }
 
-    /// Restores the signals' default actions and closes the pipe's write end; the read
-    /// end is closed when the reader is cancelled.
+    /// Restores the signals' default actions and tells the reading thread to end; it
+    /// closes the pipe.
     func uninstall() {
         for signal in signals { Glibc.signal(signal, SIG_DFL) }
         Self.handlerWriteEnd = -1
+        var byte = Self.stop
+        _ = Glibc.write(writeEnd, &byte, 1)
+    }
+
+    /// Closes both ends; by the reading thread, once it has read the stop.
+    func close() {
+        Glibc.close(readEnd)
         Glibc.close(writeEnd)
     }
 }
