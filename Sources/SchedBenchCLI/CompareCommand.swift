@@ -27,9 +27,9 @@ struct CompareCommand: ParsableCommand {
             the history on NEW's testbed: the change is NEW over the window's geometric mean, \
             with bounds from how much whole runs of the window differ (a t-interval for one \
             more run); the verdicts and the Holm decision are as above. A count (one value \
-            per run) is put against the window's range instead, outside the Holm family: \
-            regressed only past every run of a window whose runs agree within the \
-            threshold, inconclusive past a window that spreads.
+            per run) is put against the window's range instead: unchanged within the \
+            threshold of it, inconclusive past it, never regressed (the same build's counts \
+            of a multi-threaded case jump 1.5-3x between runs); a gate decides counts.
 
             Exit codes: 0 no regression; 2 regression; 3 correctness failure in NEW; \
             1 unreadable or mismatched input; 64 usage.

@@ -38,18 +38,17 @@ package struct Comparison: Sendable {
         /// (`RatioEstimate(window:new:)`).
         case window
         /// A value counted once per run, in its counting trial (allocations, bytes,
-        /// instructions per event), against a history's window of such runs: NEW against
-        /// the window's range, judged only where the history shows the count repeats.
-        /// "Unchanged" when NEW lies within the threshold of the window's range. Past it,
-        /// "regressed" (or "improved") when the window's runs all lie within the threshold
-        /// of each other, and "inconclusive" when they do not: such a case's count depends
-        /// on timing (a drain that falls behind allocates more chunks: one unchanged run of
-        /// the concurrent drain counted 2.5 times its median), so one more run past the
-        /// window says nothing. The bounds are NEW over the window's worst and best runs;
-        /// the row has no p-value and stays out of Holm's family, since no normal model
-        /// fits counts that move in steps and jump. Judged by `.window`'s t-interval, 6 of
-        /// 30 runs of an unchanged build failed on a count alone (docs/performance,
-        /// 2026-11-27).
+        /// instructions per event), against a history's window of such runs: "unchanged"
+        /// when NEW lies within the threshold of the window's range (no worse than its worst
+        /// run by more than the threshold, no better than its best by more), "inconclusive"
+        /// past it — never "regressed" or "improved", as for `.single`. One count a run
+        /// cannot be judged against a window: the same build's counts of a multi-threaded
+        /// case cluster within 1% for twenty runs and then jump 1.5–2.9× in the next (a
+        /// drain that falls behind allocates more chunks; docs/performance, 2026-11-27,
+        /// night), so neither a t-interval of the window (6 of 30 unchanged runs failed on
+        /// a count) nor its range (7 of 60 runs) tells a change from that. The bounds are NEW
+        /// over the window's worst and best runs; the row has no p-value and takes no part
+        /// in Holm's family. `gate` counts in every round and decides counts paired.
         case windowRange = "window-range"
         /// Fewer than two values on a side and nothing to pair, as a counting metric of two
         /// single runs (`compare BASE NEW`: one allocation trial each): no interval exists,
@@ -332,12 +331,8 @@ package struct Comparison: Sendable {
             return worse.ratio >= 1 / limit && worse.ratio <= limit ? .unchanged : .inconclusive
         }
         if estimator == .windowRange {
-            // `worse.low` is NEW over the window's worst run, `worse.high` over its best, so
-            // their quotient is the window's own spread (its worst over its best run).
-            let steady = worse.high <= worse.low * limit
-            if worse.low > limit { return steady ? .regressed : .inconclusive }
-            if worse.high < 1 / limit { return steady ? .improved : .inconclusive }
-            return .unchanged
+            // `worse.low` is NEW over the window's worst run, `worse.high` over its best.
+            return worse.low <= limit && worse.high >= 1 / limit ? .unchanged : .inconclusive
         }
         if worseLow > limit { return .regressed }
         if worseHigh < 1 / limit { return .improved }

@@ -76,12 +76,10 @@ enum ComparisonRendering {
     /// The verdict; an inconclusive row adds the smallest change its noise would have shown.
     private static func verdictCell(_ row: Comparison.Row, markdown: Bool) -> String {
         switch row.verdict {
-        case .regressed where row.estimator == .windowRange:
-            return markdown ? "**regressed** (past every run of the window)" : "regressed (past every run of the window)"
         case .regressed: return markdown ? "**regressed**" : "regressed"
         case .inconclusive:
             if row.estimator == .single { return "inconclusive (one value a side: no interval)" }
-            if row.estimator == .windowRange { return "inconclusive (past the window, whose runs spread past the threshold)" }
+            if row.estimator == .windowRange { return "inconclusive (past every run of the window: one count a run is not judged)" }
             guard let detectable = row.detectableChange else { return "inconclusive" }
             // Past 10× worse (the largest threshold a file may set) a number says nothing more.
             guard detectable <= Thresholds.maximum else { return "inconclusive (too noisy to detect even 10× worse)" }
