@@ -62,7 +62,7 @@ enum Interrupts {
 /// its own handler later, on libdispatch's manager thread, so a SIGTERM sent in between was
 /// dropped and the command ran on to exit 0. The pipe is read by a plain thread rather than
 /// a dispatch read source: closing a pipe's end while libdispatch watched the other crashed
-/// its manager thread (a `run` died with SIGSEGV as it finished, 1 in about 26).
+/// its manager thread (a `run` died with SIGSEGV as it finished, after 25 that did not).
 struct SignalPipe {
     let readEnd: Int32
     let writeEnd: Int32

@@ -33,15 +33,15 @@ final class InterruptsTests: XCTestCase {
 extension InterruptsTests {
     /// Defect: the pipe was read by a dispatch read source, and removing the handlers closed
     /// its write end while libdispatch watched the read end; a `run` of the validation
-    /// campaign died with SIGSEGV in libdispatch's manager thread as it finished (1 in about
-    /// 26). A thread of its own now reads the pipe and closes it after the stop byte.
+    /// campaign died with SIGSEGV in libdispatch's manager thread as it finished (its 26th
+    /// run). A thread of its own now reads the pipe and closes it after the stop byte.
     /// (Installing, interrupting and removing 100 times did not reproduce the crash with
     /// the dispatch source in a debug build; this keeps the cycle covered.)
     func testInstallingAndRemovingTheHandlersRepeatedlyIsSafe() {
         for _ in 0..<100 {
             let token = CancellationToken()
             let installed = Interrupts.cancelOnInterrupt(token, stopping: "test")
-            // Once a Ctrl-C got through, the source is registered and watching the pipe.
+            // Once a Ctrl-C got through, the reader is running and reading the pipe.
             raise(SIGINT)
             let deadline = Date().addingTimeInterval(10)
             while !token.isCancelled && Date() < deadline { usleep(100) }
