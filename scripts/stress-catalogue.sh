@@ -35,6 +35,7 @@ catalogue=(
     "serialDisposableLeak subscribe.storm"
     "mainReentrant main.counting"
     "mainJumpsQueue main.counting"
+    "mainInlineAheadOfClaimed main.counting"
     "batchLostWakeup main.counting"
     "catchUpMergesTicks periodic.stall"
     "trampolineRunsDisposed trampoline.tree"

@@ -10,8 +10,9 @@ import RxSchedulers
 /// actions; some actions schedule a nested action on the same scheduler; 1–3 background
 /// threads flood both schedulers meanwhile. Checked:
 /// - FIFO: each caller's actions run in the order it scheduled them, nested actions in the
-///   order they were scheduled, and a main-thread call never runs inline ahead of actions
-///   already enqueued (`reorder`);
+///   order they were scheduled, a main-thread call never runs inline ahead of actions
+///   already enqueued, and an action a background caller scheduled before handing over to
+///   the main queue runs before what the main queue then schedules (`reorder`);
 /// - no re-entrancy: an action never starts while another action of the same scheduler is
 ///   running (`reentrant`);
 /// - every action runs (`lost` when none has run for 2 s short of all) and `pendingCount`
@@ -24,7 +25,7 @@ final class MainCountingScenario: CataloguedStressScenario {
     static let summary =
         "MainScheduler from main-thread callers and background floods: FIFO per caller, no re-entrancy, pendingCount back to 0"
     static let checks: [ViolationKind] = [.lost, .reorder, .reentrant, .leak, .hang, .crash]
-    static let catches: [SeededBug] = [.mainReentrant, .mainJumpsQueue, .batchLostWakeup]
+    static let catches: [SeededBug] = [.mainReentrant, .mainJumpsQueue, .mainInlineAheadOfClaimed, .batchLostWakeup]
 
     func run(_ iteration: StressIteration) {
         var random = iteration.random
@@ -91,6 +92,24 @@ final class MainCountingScenario: CataloguedStressScenario {
                         ledger.run(schedulerIndex, caller: caller, sequence: sequence) {}
                         return Disposables.create()
                     }
+                    if random.chance(1.0 / 8) {
+                        // A hand-over: once `schedule` has returned, what the main queue
+                        // schedules next on the same scheduler must run after this action.
+                        ledger.handOver()
+                        MainQueue.async {
+                            let order = ledger.nextHandOver(schedulerIndex)
+                            _ = schedulers[schedulerIndex].schedule(()) { _ in
+                                if !ledger.hasRun(schedulerIndex, caller: caller, sequence: sequence) {
+                                    iteration.violation(
+                                        .reorder,
+                                        "scheduler \(schedulerIndex): a main-queue action ran before background caller \(caller)'s action \(sequence), whose schedule had returned before the main queue scheduled it"
+                                    )
+                                }
+                                ledger.run(schedulerIndex, caller: Ledger.handOverCaller, sequence: order) {}
+                                return Disposables.create()
+                            }
+                        }
+                    }
                     if random.chance(1.0 / 64) {
                         iteration.beat()
                         sched_yield()
@@ -102,6 +121,8 @@ final class MainCountingScenario: CataloguedStressScenario {
             iteration.violation(.lost, "a main-thread caller's block did not finish within 2 s (is the main queue running?)")
             return
         }
+        // The background callers have finished: every hand-over is posted.
+        expected += ledger.handOvers
         iteration.countOperations(expected)
         if let expiry = iteration.wait(quietFor: 2, progress: { ledger.ran }, until: { ledger.ran >= expected }) {
             let how = expiry == .noProgress ? "none for 2 s" : "still running \(Int(ProgressDeadline.defaultCapSeconds)) s on"
@@ -117,10 +138,14 @@ final class MainCountingScenario: CataloguedStressScenario {
     /// What ran, checked as it runs (on the main queue; the lock is for the readers).
     private final class Ledger: @unchecked Sendable {
         static let nestedCaller = -1
+        /// The caller of the actions the main queue schedules after a hand-over.
+        static let handOverCaller = -2
         private let lock = NSLock()
         private var depth: [Int]
         private var nextSequence: [[Int: Int]]
         private var nestedScheduled: [Int]
+        private var handOversScheduled: [Int]
+        private var handOversPosted = 0
         private var count = 0
         private let iteration: StressIteration
         /// Main thread only: inside a main-thread caller's `schedule` call.
@@ -131,10 +156,30 @@ final class MainCountingScenario: CataloguedStressScenario {
             depth = [Int](repeating: 0, count: schedulers)
             nextSequence = [[Int: Int]](repeating: [:], count: schedulers)
             nestedScheduled = [Int](repeating: 0, count: schedulers)
+            handOversScheduled = [Int](repeating: 0, count: schedulers)
             self.iteration = iteration
         }
 
         var ran: Int { lock.withLock { count } }
+
+        /// Hand-overs posted to the main queue so far (each schedules one action).
+        var handOvers: Int { lock.withLock { handOversPosted } }
+
+        func handOver() { lock.withLock { handOversPosted += 1 } }
+
+        /// The order of a hand-over's action among those of `scheduler`, taken on the main
+        /// queue as it schedules, so they must run in that order.
+        func nextHandOver(_ scheduler: Int) -> Int {
+            lock.withLock {
+                defer { handOversScheduled[scheduler] += 1 }
+                return handOversScheduled[scheduler]
+            }
+        }
+
+        /// Whether `caller`'s action `sequence` on `scheduler` has run.
+        func hasRun(_ scheduler: Int, caller: Int, sequence: Int) -> Bool {
+            lock.withLock { nextSequence[scheduler][caller, default: 0] > sequence }
+        }
 
         func nextNested(_ scheduler: Int) -> Int {
             lock.withLock {
@@ -150,7 +195,8 @@ final class MainCountingScenario: CataloguedStressScenario {
                 depth[scheduler] += 1
                 let expected = nextSequence[scheduler][caller, default: 0]
                 if sequence != expected {
-                    let who = caller == Self.nestedCaller ? "nested actions" : "caller \(caller)"
+                    let who =
+                        caller == Self.nestedCaller ? "nested actions" : caller == Self.handOverCaller ? "hand-over" : "caller \(caller)"
                     iteration.violation(.reorder, "scheduler \(scheduler): \(who)'s action \(sequence) ran when \(expected) was next")
                 }
                 nextSequence[scheduler][caller] = max(expected, sequence + 1)

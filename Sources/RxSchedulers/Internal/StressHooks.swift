@@ -160,6 +160,10 @@ func stressPoint(_ point: StressPoint) {
     case mainReentrant
     /// Reorder: `MainScheduler` runs an action inline even while earlier ones are enqueued.
     case mainJumpsQueue
+    /// Reorder: `MainScheduler`'s inline test trusts the drain's request count alone, so a
+    /// main-thread call can run inline ahead of an action that another thread's `schedule`
+    /// queued (and returned from) behind a slot whose producer has not published it yet.
+    case mainInlineAheadOfClaimed
     /// Lost action: a batched dispatch's drain ends by clearing its request counter rather
     /// than subtracting the requests it saw, so an action queued meanwhile waits for a
     /// drain that never comes.

@@ -46,9 +46,9 @@ final class DispatchActionQueue: @unchecked Sendable {
     /// Keeps the producers' tail word and the consumer's position on different lines.
     @usableFromInline let padding = CacheLinePadding()
     /// The chunk the consumer runs (consumer only).
-    @exclusivity(unchecked) private var head: ActionChunk
+    @usableFromInline @exclusivity(unchecked) private(set) var head: ActionChunk
     /// The next slot the consumer runs in `head` (consumer only).
-    @exclusivity(unchecked) private var headIndex = 0
+    @usableFromInline @exclusivity(unchecked) private(set) var headIndex = 0
     /// Finished chunks, reset, for the next boundary: pushed by the consumer, taken by the
     /// producer that wins a boundary, under `spareLock`, which orders the consumer's last
     /// use of a chunk before a producer's first write to it (a pthread mutex, which
@@ -94,6 +94,22 @@ final class DispatchActionQueue: @unchecked Sendable {
             chunk.publish(at: index)
         }
         return QueuedActionDisposable(chunk: handleReference.takeRetainedValue(), index: index)
+    }
+
+    /// Whether the consumer has taken every slot claimed so far (consumer only): false while
+    /// any action is queued, published or not, including one whose producer has claimed its
+    /// slot and not yet published it. One acquire load of the tail word; the consumer's
+    /// position is its own.
+    ///
+    /// A claim that happened before the call is seen (the claim is a read-modify-write of
+    /// the tail word, read here with acquire), so an action whose `enqueue` returned before
+    /// the call counts until the consumer has run it. Claims past the capacity (producers
+    /// waiting for the next chunk) never equal the consumer's index, so they count too.
+    @inlinable
+    func consumerHasTakenEveryClaim() -> Bool {
+        let word = tail.load(ordering: .acquiring)
+        return Int(word >> Self.claimShift) == headIndex
+            && word & Self.addressMask == UInt(bitPattern: Unmanaged.passUnretained(head).toOpaque())
     }
 
     /// Claims a slot; the chunk is kept alive by the queue until the slot is published.

@@ -26,7 +26,8 @@ import Synchronization
 /// `enqueue` that takes the counter from zero submits the block; the drain subtracts the
 /// requests it has seen once the queue looks empty, and ends only when that brings the
 /// counter back to zero (a producer between its enqueue and its increment is covered by
-/// its own increment, see `MPSCQueue`).
+/// its own increment, see `MPSCQueue`). The same counter tells `MainScheduler` whether a
+/// drain holds its queue (see `requests`), and with `runsAhead` gives its pending count.
 @usableFromInline
 final class BatchedDispatch: @unchecked Sendable {
     /// Actions one block runs at most before yielding the queue.
@@ -38,21 +39,40 @@ final class BatchedDispatch: @unchecked Sendable {
     static var clockInterval: Int { 32 }
 
     let queue: DispatchQueue
-    /// Actions accepted and not finished yet, when `countsUnfinished` (`MainScheduler`
-    /// increments it per action and reads it for its inline test). A block subtracts the
-    /// actions it ran when it stops running actions, not one by one: one read-modify-write
-    /// per block instead of one per action on a word every producer writes.
-    @usableFromInline let unfinished = Atomic<Int>(0)
-    private let countsUnfinished: Bool
     @usableFromInline let pending = DispatchActionQueue()
-    @usableFromInline let drainRequests = Atomic<Int>(0)
+    /// Drain requests no drain has accounted for yet: one per action, added just after the
+    /// action is queued (`requestDrain`), subtracted by the drain in bulk once the queue
+    /// looks empty (not when a block yields: the next block carries them). Above zero from
+    /// the first request of a burst until its drain has ended, so above zero while any of
+    /// the drain's actions runs: `MainScheduler`'s inline test reads it, with
+    /// `DispatchActionQueue.consumerHasTakenEveryClaim()` for actions queued behind a slot
+    /// whose producer has not published yet (a drain that stops at such a slot can take
+    /// the count to zero, and the slot's producer starts the next drain). With
+    /// `SchedulerDispatch.perAction`, where no drain runs, `MainScheduler` counts its
+    /// per-action blocks in the same word instead.
+    ///
+    /// One read-modify-write per action serves the wake-up and the count: `MainScheduler`
+    /// needs no counter of its own on the producer's path.
+    @usableFromInline let requests = Atomic<Int>(0)
+    /// Actions the drains have run minus the requests they have subtracted (written by the
+    /// consumer only, when a block ends or subtracts; negative while a drain has
+    /// subtracted requests of actions still queued behind an unpublished slot). `requests`
+    /// minus this is the number of actions queued or running, at the granularity of a
+    /// block: `pendingCount`.
+    let runsAhead = Atomic<Int>(0)
     /// Drain blocks submitted to the queue so far (one per burst, and one more per
     /// `batchSize` actions); for measuring.
     let blocksSubmitted = Atomic<Int>(0)
 
-    init(queue: DispatchQueue, countsUnfinished: Bool = false) {
+    init(queue: DispatchQueue) {
         self.queue = queue
-        self.countsUnfinished = countsUnfinished
+    }
+
+    /// Actions queued or running, as of the consumer's last block end or subtraction: a
+    /// reader on another thread may see one block's runs late (a count that is high for a
+    /// moment, or, between a subtraction and the store after it, low). Never negative.
+    var pendingCount: Int {
+        max(0, requests.load(ordering: .acquiring) &- runsAhead.load(ordering: .acquiring))
     }
 
     /// Queues `action` with `state` and makes sure a drain block is on its way; the handle
@@ -64,21 +84,11 @@ final class BatchedDispatch: @unchecked Sendable {
         return handle
     }
 
-    /// `schedule`, counting the action in `unfinished` first, as `MainScheduler`'s inline
-    /// test needs: from the increment on, a main-queue caller sees an action of its
-    /// scheduler pending and enqueues behind it instead of running inline.
-    @inlinable
-    func scheduleCounted<State>(_ state: State, action: @escaping (State) -> Disposable) -> Disposable {
-        unfinished.wrappingAdd(1, ordering: .acquiringAndReleasing)
-        stressPoint(.mainEnqueuing)
-        return schedule(state, action: action)
-    }
-
     /// Counts one request, and submits the drain block if none is scheduled or running.
     @usableFromInline
     func requestDrain() {
         stressPoint(.batchSubmitted)
-        if drainRequests.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+        if requests.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
             blocksSubmitted.wrappingAdd(1, ordering: .relaxed)
             queue.async { self.drain(accounted: 1) }
         }
@@ -90,18 +100,19 @@ final class BatchedDispatch: @unchecked Sendable {
     private func drain(accounted: Int) {
         var accounted = accounted
         var ran = 0
+        // Runs since `runsAhead` was last written.
+        var unreported = 0
         let started = MonotonicClock.now()
-        // On the queue this block holds, nothing can tell this from a subtraction per action:
-        // the inline test runs there, and an action of the block sees itself counted either
-        // way. Other threads' `pendingCount` includes the block's finished actions a little
-        // longer.
-        defer { if countsUnfinished { unfinished.wrappingSubtract(ran, ordering: .acquiringAndReleasing) } }
+        // `requests` stays at or above `accounted`, so above zero, while an action runs:
+        // it drops only below, once the queue looks empty.
         while true {
             while pending.runNext() || SpinWait.poll(until: pending.runNext) {
                 ran += 1
+                unreported += 1
                 if ran == Self.batchSize
                     || (ran & (Self.clockInterval - 1) == 0 && MonotonicClock.now() &- started >= Self.timeBudget)
                 {
+                    reportRuns(unreported, subtracted: 0)
                     let carried = accounted
                     blocksSubmitted.wrappingAdd(1, ordering: .relaxed)
                     queue.async { self.drain(accounted: carried) }
@@ -110,12 +121,22 @@ final class BatchedDispatch: @unchecked Sendable {
             }
             stressPoint(.batchExiting)
             if SeededBug.isActive(.batchLostWakeup) {
-                drainRequests.store(0, ordering: .releasing)
+                requests.store(0, ordering: .releasing)
                 return
             }
-            let remaining = drainRequests.wrappingSubtract(accounted, ordering: .acquiringAndReleasing).newValue
+            // Before the subtraction, so that `pendingCount` on another thread is high for a
+            // moment rather than low.
+            reportRuns(unreported, subtracted: accounted)
+            unreported = 0
+            let remaining = requests.wrappingSubtract(accounted, ordering: .acquiringAndReleasing).newValue
             if remaining == 0 { return }
             accounted = remaining
         }
+    }
+
+    /// Adds a block's runs to `runsAhead`, less the requests about to be subtracted. The
+    /// consumer is its only writer, so a load and a store, not a read-modify-write.
+    private func reportRuns(_ runs: Int, subtracted: Int) {
+        runsAhead.store(runsAhead.load(ordering: .relaxed) &+ runs &- subtracted, ordering: .releasing)
     }
 }

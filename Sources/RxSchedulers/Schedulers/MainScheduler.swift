@@ -25,8 +25,8 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     public override var dispatch: Dispatch { mainDispatch }
 
     private let mainQueue = DispatchQueue.main
-    /// Runs batched actions, and keeps the count of actions accepted to run on the main
-    /// queue that have not finished yet (`unfinished`) in either mode.
+    /// Runs batched actions, and keeps the count of this scheduler's pending actions in
+    /// either mode (`BatchedDispatch.requests`).
     @usableFromInline let dispatcher: BatchedDispatch
     /// Actions running inline. Touched only on the main queue, whose blocks run one at a
     /// time, so a plain counter: the inline path needs no read-modify-write.
@@ -36,11 +36,11 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     /// instances do not force it to enqueue (RxSwift issue #2704).
     public init(dispatch: Dispatch = .batched) {
         self.mainDispatch = dispatch
-        let dispatcher = BatchedDispatch(queue: DispatchQueue.main, countsUnfinished: true)
+        let dispatcher = BatchedDispatch(queue: DispatchQueue.main)
         self.dispatcher = dispatcher
-        // Batched: `schedule` puts the action in a slot of the dispatcher's queue, counted,
-        // with no allocation (the slot's handle is the disposable), one main-queue block
-        // per burst. Per action: `submitOwnWay`.
+        // Batched: `schedule` puts the action in a slot of the dispatcher's queue, whose
+        // drain request counts it, with no allocation (the slot's handle is the
+        // disposable), one main-queue block per burst. Per action: `submitOwnWay`.
         super.init(serialQueue: DispatchQueue.main, countedBatch: dispatch == .batched ? dispatcher : nil)
     }
 
@@ -69,9 +69,10 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
 
     /// How many actions this scheduler has enqueued that have not finished yet (an
     /// action running inline is not counted). With `batched`, the actions a main-queue
-    /// block has run count until the block ends: they leave the count together, so that
-    /// running an action costs no read-modify-write on a word the producers write.
-    public var pendingCount: Int { dispatcher.unfinished.load(ordering: .relaxed) }
+    /// block has run leave the count together when the block ends (or its queue looks
+    /// empty), so that running an action costs no read-modify-write on a word the
+    /// producers write; read on another thread, it may be a block's worth behind.
+    public var pendingCount: Int { dispatcher.pendingCount }
 
     /// Blocks this scheduler has put on the main queue so far: one per enqueued action
     /// with `perAction`, one per burst (and per `batchSize` actions) with `batched`;
@@ -86,27 +87,45 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     /// `schedule` runs the action inline when called on the main queue while none of this
     /// scheduler's actions is enqueued or running, and enqueues it otherwise.
     ///
-    /// The inline test costs one load of the counter and the main-queue test (~6 ns). It
-    /// is RxSwift's increment-then-test in another order: an action enqueued from another
-    /// thread just after the load is behind the inline one in FIFO order anyway, and
-    /// cannot run before it (it needs the main queue, which the inline action holds).
-    /// With `batched`, a main-queue block subtracts the actions it ran when it ends, so a
-    /// main-queue caller sees every action queued before its call (its own earlier ones
-    /// included) until the block that runs them has ended.
+    /// The inline test costs one load of the drain's request count and, on the main queue
+    /// with that count at zero, the main-queue test and a load of the queue's tail word
+    /// (6–7 ns a call in the micro suite). It is RxSwift's increment-then-test in another
+    /// order, with the count a producer adds after queueing its action (the drain's
+    /// wake-up, one read-modify-write per action for both):
+    /// - an action another thread queues concurrently, not seen at the loads, comes after
+    ///   the inline one (its `schedule` has not returned, so nothing orders it first), and
+    ///   cannot run before it (it needs the main queue, which the inline action holds);
+    /// - while a drain holds the queue (scheduled, running an action, or between two of its
+    ///   blocks) the count is above zero, so an action of the drain never runs another
+    ///   inside itself;
+    /// - a drain that stops at a slot claimed and not yet published may take the count to
+    ///   zero with actions queued behind it (the slot's producer starts the next drain), so
+    ///   the test also asks the queue whether every claim has been taken
+    ///   (`consumerHasTakenEveryClaim`, the consumer's own position: this runs on the main
+    ///   queue, the queue's consumer): an action whose `schedule` returned before this call
+    ///   is always seen.
     ///
     /// Inlinable, so that a caller holding a `MainScheduler` compiles the inline path
     /// (and the action) into its own code.
     @inlinable
     override func enterInline() -> Bool {
         // The count first: from any thread one atomic load, and in a burst from a background
-        // thread (the count above zero) it spares the main-queue test. `inlineDepth` is
-        // main-queue state, read only once on the main queue.
+        // thread (the count above zero) it spares the rest. `inlineDepth` and the queue's
+        // position are main-queue state, read only on the main queue.
         guard
-            (dispatcher.unfinished.load(ordering: .acquiring) == 0 || SeededBug.isActive(.mainJumpsQueue))
+            (dispatcher.requests.load(ordering: .acquiring) == 0 || SeededBug.isActive(.mainJumpsQueue))
                 && DispatchQueue.isMain && (inlineDepth == 0 || SeededBug.isActive(.mainReentrant))
+                && (queueIsDrained || SeededBug.isActive(.mainInlineAheadOfClaimed))
         else { return false }
         inlineDepth = 1
         return true
+    }
+
+    /// Whether the batched queue's consumer (the main queue) has taken every action
+    /// claimed so far; main queue only. Without retaining the queue: `self` holds it.
+    @inlinable
+    var queueIsDrained: Bool {
+        Unmanaged.passUnretained(dispatcher.pending)._withUnsafeGuaranteedRef { $0.consumerHasTakenEveryClaim() }
     }
 
     @inlinable
@@ -117,15 +136,16 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     @usableFromInline
     override var submitsOwnWay: Bool { true }
 
-    /// Per action: the item goes to the main queue in a block of its own, counted.
+    /// Per action: the item goes to the main queue in a block of its own, counted in the
+    /// dispatcher's `requests` (no drain runs in this mode).
     @usableFromInline
     override func submitOwnWay(_ item: ScheduledItemType) {
-        dispatcher.unfinished.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        dispatcher.requests.wrappingAdd(1, ordering: .acquiringAndReleasing)
         stressPoint(.mainEnqueuing)
         perActionBlocks.wrappingAdd(1, ordering: .relaxed)
         mainQueue.async {
             if !item.isDisposed || SeededBug.isActive(.perActionRunsDisposed) { item.invoke() }
-            self.dispatcher.unfinished.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+            self.dispatcher.requests.wrappingSubtract(1, ordering: .acquiringAndReleasing)
         }
     }
 }

@@ -16,9 +16,9 @@ public class SerialDispatchQueueScheduler: SchedulerType, DispatchPeriodicSchedu
     public typealias Dispatch = SchedulerDispatch
 
     @usableFromInline let configuration: DispatchQueueConfiguration
-    /// The batched dispatch that takes actions into a queue slot and counts them
-    /// (`BatchedDispatch.scheduleCounted`): `MainScheduler` with `SchedulerDispatch.batched`;
-    /// nil otherwise. Stored, so `schedule` reads it without a call.
+    /// The batched dispatch that takes actions into a queue slot and counts them in its
+    /// drain requests (`BatchedDispatch.requests`): `MainScheduler` with
+    /// `SchedulerDispatch.batched`; nil otherwise. Stored, so `schedule` reads it without a call.
     @usableFromInline let countedBatch: BatchedDispatch?
 
     /// `countedBatch` for `schedule`'s batched path, which need not retain it (`self` does).
@@ -87,7 +87,7 @@ public class SerialDispatchQueueScheduler: SchedulerType, DispatchPeriodicSchedu
         }
         if let countedBatch = countedBatchUnretained {
             // Without a retain of its own: `self` holds it for the whole call.
-            return countedBatch._withUnsafeGuaranteedRef { $0.scheduleCounted(state, action: action) }
+            return countedBatch._withUnsafeGuaranteedRef { $0.schedule(state, action: action) }
         }
         guard submitsOwnWay else { return configuration.schedule(state, action: action) }
         let item = ScheduledItem(action: action, state: state)
