@@ -132,20 +132,16 @@ struct CaseRunner {
         return (result, operations)
     }
 
-    /// In a build with the `ValidationSlowdown` trait, sets the case's slowdown from the
-    /// median of three untimed trials run without it (see `ValidationSlowdown`); nothing
-    /// otherwise.
+    /// In a build with the `ValidationSlowdown` trait, sizes the case's slowdown with
+    /// untimed trials of the case, with and without it (see `ValidationSlowdown.prepare`);
+    /// nothing otherwise.
     private func prepareValidationSlowdown(_ workload: any Workload, _ benchCase: BenchCase) throws {
         #if ValidationSlowdown
         try ValidationSlowdown.prepare(for: benchCase) {
-            var costs: [Double] = []
-            for _ in 0..<3 {
-                try continueUnlessCancelled()
-                let outcome = try workload.runTrial(benchCase, invariants: InvariantReport(), checking: options.checking)
-                _ = waitForResources(atMost: Resources.total)
-                if let cost = Self.throughput(outcome)[.nsPerEvent] { costs.append(cost) }
-            }
-            return Statistics.median(costs)
+            try continueUnlessCancelled()
+            let outcome = try workload.runTrial(benchCase, invariants: InvariantReport(), checking: options.checking)
+            _ = waitForResources(atMost: Resources.total)
+            return Self.throughput(outcome)[.nsPerEvent]
         }
         #endif
     }

@@ -13,14 +13,17 @@ import Synchronization
 /// checks the trait's symbols are absent from a normal build).
 ///
 /// In such a build, `SCHEDBENCH_SLOWDOWN=PREFIX:PERCENT[,PREFIX:PERCENT…]` slows every case
-/// whose `benchmarkName` starts with a `PREFIX` (`*` for every case): before its warmup the
-/// case runs three untimed trials without the slowdown and takes their median nanoseconds
-/// per event; from then on each event spins for `PERCENT`% of that once on each thread
-/// that handles it (`perEvent()`: where a hand-off's item is made and, on another thread,
-/// where it is delivered; where a scheduled action runs). A pipeline's pace is set by its
-/// slowest stage and every stage gets the same spin, so a case that runs on one thread, or
-/// whose stages overlap on separate cores, slows by about `PERCENT`%; where its threads
-/// share a core it can be more. The realized slowdown is what a validation measures and
+/// whose `benchmarkName` starts with a `PREFIX` (`*` for every case): each event spins once
+/// on each thread that handles it (`perEvent()`: where a hand-off's item is made and, on
+/// another thread, where it is delivered; where a scheduled action runs), and the spin is
+/// sized, before the case's warmup, by untimed trials of the case itself (`prepare`): a
+/// first guess from its cost without the spin and the spin's cost measured alone, then
+/// corrected once by what the spin turned out to add inside the case, measured as the
+/// median ratio of trials with and without it, alternating. Inside a case the spin does
+/// not cost what it costs alone: it overlaps with the event's own work, and a pipeline
+/// whose stages share a core pays it more than once (asked 10%, the first guess alone
+/// realized +8.5% of the trampoline case over eight idle gates, and +13–17% of CPU time
+/// beside two busy loops). The realized slowdown is what a validation measures and
 /// reports (`scripts/validate-gate.py` does, from the gates' own estimates). Without the
 /// variable nothing is slowed.
 package enum ValidationSlowdown {
@@ -55,10 +58,24 @@ package enum ValidationSlowdown {
     /// (the trial's threads are started after it is set).
     nonisolated(unsafe) private static var turnsPerEvent = -1
 
-    /// Sets the slowdown for `benchCase`: a spin worth its requested share of
-    /// `nanosecondsPerEvent()` (measured with the slowdown off) when a request of `text`
-    /// (by default the environment's `SCHEDBENCH_SLOWDOWN`) names the case, none otherwise.
-    /// Returns the nanoseconds per event it adds at each hook (0 when none).
+    /// Alternating pairs of untimed trials (without the spin, with it) that measure what
+    /// the spin adds inside the case.
+    package static var calibrationPairs: Int { 5 }
+
+    /// Sets the slowdown for `benchCase` when a request of `text` (by default the
+    /// environment's `SCHEDBENCH_SLOWDOWN`) names it, none otherwise, and returns the
+    /// nanoseconds per event the spin is estimated to add (0 when none).
+    ///
+    /// `nanosecondsPerEvent` runs one untimed trial of the case with the spin as it is set
+    /// at the moment of the call and returns its cost per event (`nil` if it has none). The
+    /// spin is sized in two steps: its requested share of the median of
+    /// `calibrationPairs` trials without it, divided by what a turn costs alone
+    /// (`spinCost`); then the median ratio of `calibrationPairs` alternating pairs (without,
+    /// with) gives what the spin added inside the case, and the turns are sized again with
+    /// the spin's cost scaled by how much more or less the case paid for it than the spin
+    /// costs alone (that factor kept within 0.25–4: a guard against a noisy pair). Pairs,
+    /// not two separate medians, so that the machine's drift during the calibration falls
+    /// on both sides of each ratio.
     @discardableResult
     package static func prepare(
         for benchCase: BenchCase, requests text: String? = ProcessInfo.processInfo.environment["SCHEDBENCH_SLOWDOWN"],
@@ -66,10 +83,35 @@ package enum ValidationSlowdown {
     ) throws -> Double {
         turnsPerEvent = -1
         guard let request = try parse(text).first(where: { $0.matches(benchCase) }) else { return 0 }
-        guard let cost = try nanosecondsPerEvent(), cost > 0 else { return 0 }
+        var unslowed: [Double] = []
+        for _ in 0..<calibrationPairs {
+            if let cost = try nanosecondsPerEvent(), cost > 0 { unslowed.append(cost) }
+        }
+        guard let cost = Statistics.median(unslowed) else { return 0 }
         let target = cost * request.fraction
-        turnsPerEvent = max(0, Int(((target - spinCost.call) / spinCost.perTurn).rounded()))
-        return spinCost.call + Double(turnsPerEvent) * spinCost.perTurn
+        let guess = max(0, Int(((target - spinCost.call) / spinCost.perTurn).rounded()))
+        guard guess > 0 else {
+            turnsPerEvent = 0
+            return spinCost.call
+        }
+        var ratios: [Double] = []
+        for _ in 0..<calibrationPairs {
+            turnsPerEvent = -1
+            let without = try nanosecondsPerEvent()
+            turnsPerEvent = guess
+            let with = try nanosecondsPerEvent()
+            if let without, let with, without > 0, with > 0 { ratios.append(with / without) }
+        }
+        guard let ratio = Statistics.median(ratios), ratio > 1 else {
+            turnsPerEvent = guess
+            return spinCost.call + Double(guess) * spinCost.perTurn
+        }
+        // What the case paid per nanosecond of spin as measured alone, taken to hold for the
+        // spin's fixed part and its turns alike.
+        let isolated = spinCost.call + Double(guess) * spinCost.perTurn
+        let inCase = min(max(cost * (ratio - 1) / isolated, 0.25), 4)
+        turnsPerEvent = max(0, Int(((target / inCase - spinCost.call) / spinCost.perTurn).rounded()))
+        return inCase * (spinCost.call + Double(turnsPerEvent) * spinCost.perTurn)
     }
 
     /// Turns the case running now spins per event at each hook, -1 when it is not slowed

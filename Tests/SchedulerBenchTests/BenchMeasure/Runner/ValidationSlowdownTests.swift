@@ -40,6 +40,37 @@ final class ValidationSlowdownTests: XCTestCase {
         XCTAssertEqual(try ValidationSlowdown.prepare(for: trampoline, requests: nil) { XCTFail("no calibration without a request"); return 1 }, 0)
     }
 
+    /// A case that pays a different price for the spin than the spin costs alone (it
+    /// overlaps with the event's work, or several stages pay it): the correction lands the
+    /// requested share where the first guess alone would miss it.
+    func testTheCalibrationCorrectsForWhatTheCasePaysForTheSpin() throws {
+        let cost = ValidationSlowdown.spinCost
+        let base = 10_000.0
+        for paid in [0.5, 1.0, 2.0] {
+            var trials = 0
+            let added = try ValidationSlowdown.prepare(for: trampoline, requests: "trampoline.nested:10") { () -> Double? in
+                trials += 1
+                let turns = ValidationSlowdown.currentTurns
+                return turns < 0 ? base : base + paid * (cost.call + Double(turns) * cost.perTurn)
+            }
+            let turns = ValidationSlowdown.currentTurns
+            let realized = paid * (cost.call + Double(turns) * cost.perTurn) / base
+            XCTAssertEqual(realized, 0.10, accuracy: 0.001 + paid * cost.perTurn / base, "the case pays \(paid)× the spin's cost")
+            XCTAssertEqual(added, realized * base, accuracy: 1e-6 * base)
+            XCTAssertEqual(trials, 3 * ValidationSlowdown.calibrationPairs, "trials without the spin, then pairs")
+        }
+    }
+
+    /// A noisy pair cannot blow the spin up: the factor is kept within 0.25–4.
+    func testTheCorrectionIsBounded() throws {
+        let cost = ValidationSlowdown.spinCost
+        _ = try ValidationSlowdown.prepare(for: trampoline, requests: "trampoline.nested:10") { () -> Double? in
+            ValidationSlowdown.currentTurns < 0 ? 10_000 : 10_000 + 0.0001
+        }
+        let bounded = cost.call + Double(ValidationSlowdown.currentTurns) * cost.perTurn
+        XCTAssertEqual(bounded, 4 * 1_000, accuracy: cost.perTurn, "a spin that seemed to add almost nothing grows at most fourfold")
+    }
+
     func testASlowedCaseRunsItsCalibrationAndItsTrials() throws {
         setenv("SCHEDBENCH_SLOWDOWN", "trampoline.nested:50", 1)
         defer { unsetenv("SCHEDBENCH_SLOWDOWN") }
