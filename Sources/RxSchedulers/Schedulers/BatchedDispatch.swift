@@ -69,8 +69,9 @@ final class BatchedDispatch: @unchecked Sendable {
     }
 
     /// Actions queued or running, as of the consumer's last block end or subtraction: a
-    /// reader on another thread may see one block's runs late (a count that is high for a
-    /// moment, or, between a subtraction and the store after it, low). Never negative.
+    /// reader on another thread may see a block's runs late, a count high for a moment,
+    /// never low (the runs are stored before the subtraction that they offset, and a
+    /// reader that sees the subtraction sees them). Never negative.
     var pendingCount: Int {
         max(0, requests.load(ordering: .acquiring) &- runsAhead.load(ordering: .acquiring))
     }
