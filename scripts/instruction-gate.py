@@ -9,8 +9,11 @@ processes, so the gate can run on a shared CI runner. A case runs at two sizes a
 difference is divided by the difference in events, so fixed costs cancel. A case whose events
 stay on one thread repeats exactly and gets a tight tolerance; on a case whose events cross
 threads the count depends on how the drain's batches form (valgrind runs one thread at a
-time), so it is the minimum of three runs, with a wider tolerance. The thresholds file
-records both, and the spread they were set from.
+time), so it is the minimum of three runs, with a wider tolerance. A run of such a case can
+read far above its minimum (observeOn.concurrent.drain's runs span 233-317 as its batches
+fall, their minimum 233-272), so its threshold is the median of the runs it was set from,
+not their minimum, and "improved" needs every run below it. The thresholds file records
+both, and the spread they were set from.
 
     scripts/instruction-gate.py                   build, count and check (exit 1 on a regression)
     scripts/instruction-gate.py --update          count and store as the thresholds (commit them)
@@ -119,7 +122,7 @@ def check(measured, thresholds):
         if change > tolerance:
             verdict = "**regressed**"
             regressed.append(case)
-        elif change < -tolerance:
+        elif max(runs) / limit - 1 < -tolerance:
             verdict = "improved: lower the threshold (--update)"
         else:
             verdict = "ok"
@@ -134,7 +137,7 @@ def update(measured):
         previous = thresholds.get(case, {})
         thresholds[case] = {
             "kind": kind,
-            "instructions_per_event": round(value, 1),
+            "instructions_per_event": round(value if kind == "one-thread" else statistics.median(runs), 1),
             "tolerance": previous.get("tolerance", TOLERANCE[kind]),
             "runs": [round(run, 1) for run in runs],
         }
