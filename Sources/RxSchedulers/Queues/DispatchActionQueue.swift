@@ -142,12 +142,18 @@ final class DispatchActionQueue: @unchecked Sendable {
     func runNext() -> Bool {
         stressPoint(.actionQueueRunning)
         guard let index = takeNextPublished() else { return false }
-        // With no handle on the chunk, nothing can dispose this action's result later.
-        let keepingResult = !isKnownUniquelyReferenced(&head) && !SeededBug.isActive(.batchIgnoresHandles)
         stressPoint(.batchDraining)
         // Without a retain per action: `head` holds the chunk, and only this consumer, which
         // is busy running the action, replaces it.
-        Unmanaged.passUnretained(head)._withUnsafeGuaranteedRef { $0.run(at: index, keepingResult: keepingResult) }
+        let chunk = Unmanaged.passUnretained(head)
+        if chunk._withUnsafeGuaranteedRef({ $0.run(at: index) }) {
+            // With no handle on the chunk, nothing can dispose this action's result later.
+            if isKnownUniquelyReferenced(&head) || SeededBug.isActive(.batchIgnoresHandles) {
+                chunk._withUnsafeGuaranteedRef { $0.releaseResult(at: index) }
+            } else {
+                chunk._withUnsafeGuaranteedRef { $0.keepResult(at: index) }
+            }
+        }
         return true
     }
 

@@ -27,19 +27,20 @@ enum QueuedActionKind {
         return false
     }
 
-    /// Runs the payload of an `inline` or `boxed` kind and leaves it uninitialized;
-    /// returns what the action returned.
-    func runAction(_ payload: UnsafeMutableRawPointer) -> Disposable {
+    /// Runs the payload of an `inline` or `boxed` kind and leaves what the action returned
+    /// in its place (a `Disposable`, initialized).
+    func runAction(_ payload: UnsafeMutableRawPointer) {
         switch self {
         case .specialized(let run):
-            return InlineQueuedAction.runner(run).run(payload, false)
+            InlineQueuedAction.runner(run).run(payload, false)
         case .empty:
-            return InlineQueuedAction.run(Void.self, payload)
+            InlineQueuedAction.run(Void.self, payload)
         case .inline(let state):
-            func run<State>(_ type: State.Type) -> Disposable { InlineQueuedAction.run(type, payload) }
-            return _openExistential(state, do: run)
+            func run<State>(_ type: State.Type) { InlineQueuedAction.run(type, payload) }
+            _openExistential(state, do: run)
         case .boxed:
-            return payload.assumingMemoryBound(to: (any QueuedActionBox).self).move().run()
+            let box = payload.assumingMemoryBound(to: (any QueuedActionBox).self).move()
+            payload.initializeMemory(as: Disposable.self, to: box.run())
         case .item:
             preconditionFailure("QueuedActionKind.runAction on an item")
         }
@@ -55,7 +56,7 @@ enum QueuedActionKind {
     /// Releases the payload without running it.
     func discard(_ payload: UnsafeMutableRawPointer) {
         switch self {
-        case .specialized(let run): _ = InlineQueuedAction.runner(run).run(payload, true)
+        case .specialized(let run): InlineQueuedAction.runner(run).run(payload, true)
         case .empty: InlineQueuedAction.discard(Void.self, payload)
         case .inline(let state):
             func discard<State>(_ type: State.Type) { InlineQueuedAction.discard(type, payload) }
@@ -92,17 +93,17 @@ enum InlineQueuedAction {
     /// Bytes before the state.
     @inlinable static var stateOffset: Int { MemoryLayout<ErasedClosure>.stride }
 
-    /// Runs (`discarding == false`) or releases unrun (`true`) the action in a payload;
-    /// returns what it returned (a no-op disposable when discarding).
+    /// Runs (`discarding == false`) the action in a payload, leaving what it returned in
+    /// the payload's place, or releases it unrun (`true`), leaving the payload empty.
     ///
     /// A struct around the closure, bit-cast whole: a closure passed to `unsafeBitCast`
     /// directly would be re-abstracted to take its arguments indirectly (through a thunk),
     /// where a stored property keeps the closure's own, direct, convention.
     @usableFromInline
     struct Runner {
-        @usableFromInline let run: (_ payload: UnsafeMutableRawPointer, _ discarding: Bool) -> Disposable
+        @usableFromInline let run: (_ payload: UnsafeMutableRawPointer, _ discarding: Bool) -> Void
 
-        @inlinable init(_ run: @escaping (_ payload: UnsafeMutableRawPointer, _ discarding: Bool) -> Disposable) {
+        @inlinable init(_ run: @escaping (_ payload: UnsafeMutableRawPointer, _ discarding: Bool) -> Void) {
             self.run = run
         }
     }
@@ -122,9 +123,9 @@ enum InlineQueuedAction {
             let runner = Runner { payload, discarding in
                 if discarding {
                     discard(State.self, payload)
-                    return Disposables.create()
+                } else {
+                    run(State.self, payload)
                 }
-                return run(State.self, payload)
             }
             let erased = unsafeBitCast(runner, to: ErasedClosure.self)
             if erased.context == nil { return .specialized(erased.function) }
@@ -150,10 +151,11 @@ enum InlineQueuedAction {
         (payload + stateOffset).initializeMemory(as: State.self, to: state)
     }
 
-    @inlinable static func run<State>(_: State.Type, _ payload: UnsafeMutableRawPointer) -> Disposable {
+    /// Runs the action, leaving what it returned in the payload's place.
+    @inlinable static func run<State>(_: State.Type, _ payload: UnsafeMutableRawPointer) {
         let action = unsafeBitCast(payload.assumingMemoryBound(to: ErasedClosure.self).move(), to: ((State) -> Disposable).self)
         let state = (payload + stateOffset).assumingMemoryBound(to: State.self).move()
-        return action(state)
+        payload.initializeMemory(as: Disposable.self, to: action(state))
     }
 
     @inlinable static func discard<State>(_: State.Type, _ payload: UnsafeMutableRawPointer) {

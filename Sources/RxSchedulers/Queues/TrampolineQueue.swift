@@ -8,7 +8,8 @@ import Synchronization
 ///   words); a larger state is boxed, one allocation. Once the action ran, the slot keeps
 ///   what it returned, so that disposing the action's handle after it ran disposes that
 ///   too (RxSwift's `ScheduledItem`), unless no handle to the chunk is left: then nothing
-///   can dispose it, and it is released at once. States of no bytes (`()`) run through
+///   can dispose it, and it is released at once. A `NopDisposable` result is neither
+///   kept nor released (it holds nothing). States of no bytes (`()`) run through
 ///   code specialized once for `Void` (`QueuedActionKind.empty`).
 /// - Handles: `enqueue` returns a `QueuedActionDisposable`, a chunk reference and a slot
 ///   index, which fits in an existential's inline buffer (no allocation). A chunk is
@@ -107,10 +108,15 @@ final class TrampolineQueue {
                 }
                 let index = headIndex
                 headIndex = index &+ 1  // below `chunkCapacity`
-                // With no handle on the chunk, nothing can dispose this action's result
-                // later, so it is not kept (as RxSwift releases an item nobody holds).
-                let keepingResult = !isKnownUniquelyReferenced(&head)
-                chunk._withUnsafeGuaranteedRef { $0.run(at: index, keepingResult: keepingResult) }
+                if chunk._withUnsafeGuaranteedRef({ $0.run(at: index) }) {
+                    // With no handle on the chunk, nothing can dispose this action's result
+                    // later, so it is not kept (as RxSwift releases an item nobody holds).
+                    if isKnownUniquelyReferenced(&head) {
+                        chunk._withUnsafeGuaranteedRef { $0.releaseResult(at: index) }
+                    } else {
+                        chunk._withUnsafeGuaranteedRef { $0.keepResult(at: index) }
+                    }
+                }
             }
         }
         if headIndex == 0 { return }

@@ -102,6 +102,22 @@ final class DispatchActionQueueTests: RxTestCase {
         XCTAssertNil(released, "with no handle left, the result (and the state it holds) goes at once")
     }
 
+    /// A handle disposed and let go while its action runs: what the action returns is
+    /// disposed, not just released.
+    func testAResultOfAnActionDisposedWhileRunningIsDisposedEvenWithNoHandleLeft() {
+        let queue = DispatchActionQueue()
+        let result = BooleanDisposable()
+        var handle: QueuedActionDisposable?
+        handle = queue.enqueue(()) { _ in
+            handle?.dispose()
+            handle = nil
+            return result
+        }
+        XCTAssertEqual(runAll(queue), 1)
+        XCTAssertNil(handle)
+        XCTAssertTrue(result.isDisposed)
+    }
+
     /// A chunk goes once all of its slots ran and the last handle to it is released.
     func testAChunkIsFreedOnceRunAndUnheld() {
         let queue = DispatchActionQueue()

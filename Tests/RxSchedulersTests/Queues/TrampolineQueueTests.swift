@@ -124,6 +124,24 @@ final class TrampolineQueueTests: RxTestCase {
         XCTAssertEqual(disposals.current, 0)
     }
 
+    /// Disposed while it runs, and its handle let go before it returns: what it returns
+    /// is disposed, as RxSwift's `ScheduledItem` disposes a result assigned after its
+    /// disposal.
+    func testAResultOfAnActionDisposedWhileRunningIsDisposedEvenWithNoHandleLeft() {
+        let disposals = Locked(0)
+        var handle: Disposable?
+        _ = scheduler.schedule(()) { _ in
+            handle = self.scheduler.schedule(()) { _ in
+                handle?.dispose()
+                handle = nil
+                return CountingDisposable(disposals)
+            }
+            return Disposables.create()
+        }
+        XCTAssertNil(handle)
+        XCTAssertEqual(disposals.current, 1)
+    }
+
     private struct NoBytes {}
     private enum OneCase { case only }
 
