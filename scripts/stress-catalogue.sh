@@ -46,6 +46,7 @@ catalogue=(
     "trampolineStopsAtChunkMultiple trampoline.tree"
     "scheduledDisposableInline disposal.site"
     "shareReplayUngated subscribe.storm"
+    "subjectReleasesDeliveringObserver subject.delivery"
 )
 if [ "${DEFAULT:-0}" = "1" ]; then
     seed="${SEED:-1}"

@@ -59,6 +59,17 @@ if [ "${SKIP_RELEASE:-0}" != "1" ]; then
     fi
     stress_out="$(mktemp -d)"
     .build-release-stress/release/schedbench stress --duration 45 --out "$stress_out/stress" --quiet
+    # PublishSubject calls its sole observer without a retain; only a release build shows an
+    # observer released mid-delivery (a debug build copies the closure around the call), so
+    # the seeded bug that does so is checked here: subject.delivery must fail with 3.
+    echo "== subject.delivery catches subjectReleasesDeliveringObserver (release build)"
+    status=0
+    RXSCHEDULERS_SEEDED_BUG=subjectReleasesDeliveringObserver .build-release-stress/release/schedbench stress \
+        --scenario subject.delivery --seed 1 --duration 15 --out "$stress_out/seeded" --quiet || status=$?
+    if [ "$status" != "3" ]; then
+        echo "error: subject.delivery exited $status with subjectReleasesDeliveringObserver, not 3 (caught)" >&2
+        exit 1
+    fi
     rm -rf "$stress_out"
 fi
 

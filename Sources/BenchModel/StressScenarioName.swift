@@ -11,6 +11,7 @@ package enum StressScenarioName: String, Codable, Sendable, CaseIterable, Compar
     case trampolineTree = "trampoline.tree"
     case batchedSpec = "batched.spec"
     case disposalSite = "disposal.site"
+    case subjectDelivery = "subject.delivery"
     /// The contract of any registered scheduler (`stress --scheduler NAME`).
     case schedulerContract = "scheduler.contract"
 

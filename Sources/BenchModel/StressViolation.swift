@@ -9,6 +9,9 @@ package enum ViolationKind: String, Codable, Sendable, CaseIterable, Comparable 
     case reorder
     /// Delivered after `dispose()` returned where the contract forbids it, or a disposed action ran.
     case afterDispose = "after_dispose"
+    /// Something the core had released was used: an observer called after its subject
+    /// let go of it (a use after free in a build without the check).
+    case useAfterRelease = "use_after_release"
     /// Two calls to one observer overlapped.
     case overlap
     /// An action ran inside another action of the same scheduler.

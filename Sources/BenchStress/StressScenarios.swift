@@ -14,6 +14,7 @@ enum StressScenarios {
         TrampolineTreeScenario.self,
         BatchedSpecScenario.self,
         DisposalSiteScenario.self,
+        SubjectDeliveryScenario.self,
         SchedulerContractScenario.self,
     ]
 

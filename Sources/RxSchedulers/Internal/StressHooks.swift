@@ -57,6 +57,8 @@ import Darwin
     case actionQueueAwaitingChunk
     /// `DispatchActionQueue.runNext`: about to read the next slot's flags.
     case actionQueueRunning
+    /// `PublishSubject.on`: the sole observer read and its delivery counted, not yet called.
+    case subjectDelivering
 
     @usableFromInline package var description: String {
         switch self {
@@ -81,6 +83,7 @@ import Darwin
         case .actionQueueBoundaryWon: return "DispatchActionQueue.enqueue won a chunk boundary"
         case .actionQueueAwaitingChunk: return "DispatchActionQueue.enqueue waiting for the next chunk"
         case .actionQueueRunning: return "DispatchActionQueue.runNext"
+        case .subjectDelivering: return "PublishSubject.on: delivering to the sole observer"
         }
     }
 }
@@ -202,6 +205,10 @@ func stressPoint(_ point: StressPoint) {
     /// events that arrive meanwhile, so the subscriber can see a newer element before the
     /// replayed one.
     case shareReplayUngated
+    /// Use after release: `PublishSubject` releases an observer removed while a delivery to
+    /// it is running (a concurrent unsubscribe, or the observer's own), instead of parking
+    /// it until the delivery returns.
+    case subjectReleasesDeliveringObserver
 
     /// The environment variable that switches a seeded bug on.
     package static let environmentVariable = "RXSCHEDULERS_SEEDED_BUG"

@@ -20,31 +20,11 @@ final class SpinningLockTests: XCTestCase {
         XCTAssertEqual(counter.value, threads * increments)
     }
 
-    /// A holder that stays inside for a long time (here, sleeping) sends waiters through
-    /// the yield and sleep steps; they must all get the lock once it is released.
+    /// A holder that stays inside for a long time sends waiters through the yield and
+    /// sleep steps; they must all get the lock once it is released.
     func testWaitersGetTheLockAfterALongHold() {
         let lock = SpinningLock()
-        let counter = UnsafeCounter()
         lock.lock()
-        let group = DispatchGroup()
-        let started = DispatchGroup()
-        for _ in 0..<3 {
-            group.enter()
-            started.enter()
-            Thread.detachNewThread {
-                started.leave()
-                lock.performLocked { counter.value += 1 }
-                group.leave()
-            }
-        }
-        XCTAssertEqual(started.wait(timeout: .now() + 30), .success)
-        XCTAssertEqual(counter.value, 0, "no waiter gets a lock that is held")
-        lock.unlock()
-        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
-        XCTAssertEqual(lock.performLocked { counter.value }, 3)
+        assertWaitersGetTheLockOnlyAfterItIsGivenBack(lock: { lock.lock() }, unlock: { lock.unlock() })
     }
-}
-
-private final class UnsafeCounter: @unchecked Sendable {
-    var value = 0
 }
