@@ -1,13 +1,15 @@
+import Synchronization
+
 /// Sends each event to the observers subscribed at that moment. After a stop event,
 /// new subscribers receive just that stop event; after `dispose()`, an error.
 ///
-/// Delivery reads the observers under a lock and calls them outside it. With one
-/// observer, a `next` event calls it without a retain: the lock's word counts the
-/// deliveries in flight (`DeliveryLock`), and an observer removed while one runs (a
-/// concurrent unsubscribe, or a stop event the observer itself sends) is parked until the
-/// last of them returns. With several, the array of observers is shared with the
-/// delivery (copy-on-write: nothing is allocated). Callers must not send events
-/// concurrently (the Rx grammar); the subject does not reorder them.
+/// With one observer, a `next` event is delivered without the lock and without a retain:
+/// the delivery counts itself (`DeliveryCount`), reads the observer from an atomic
+/// reference and calls it; an observer removed while deliveries run (a concurrent
+/// unsubscribe, or a stop event or `dispose()` the observer itself sends) is parked until
+/// the last of them returns. With several, delivery reads them under a lock and calls them
+/// outside it, sharing the array's storage (copy-on-write: nothing is allocated). Callers
+/// must not send events concurrently (the Rx grammar); the subject does not reorder them.
 public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, UnsubscribeType, @unchecked Sendable {
     public typealias SubjectObserverType = PublishSubject<Element>
 
@@ -23,14 +25,17 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         init(_ observer: AnyObserver<Element>) { self.observer = observer }
     }
 
-    @usableFromInline let lock = DeliveryLock()
+    @usableFromInline let lock = SpinningLock()
+    @usableFromInline let deliveries = DeliveryCount()
+    /// The only subscriber, when there is exactly one (and so the subject is neither
+    /// stopped nor disposed, which remove them all), as `Unmanaged` bits (0: none). Not
+    /// retained: `observers` holds it, and once removed it is parked while deliveries run.
+    /// Written under `lock`, sequentially consistent (see `DeliveryCount`), read by
+    /// deliveries without it.
+    @usableFromInline let sole = Atomic<UInt>(0)
     // Guarded by `lock`, so without dynamic exclusivity checks (three per event cost about
     // a quarter of a hand-off through observe(on:) under callgrind).
     @usableFromInline @exclusivity(unchecked) var observers = Bag<Subscriber>()
-    /// The only subscriber, when there is exactly one (and so the subject is neither
-    /// stopped nor disposed, which remove them all); unretained: `observers` holds it, and
-    /// once removed it is parked while deliveries run.
-    @usableFromInline @exclusivity(unchecked) var sole: Unmanaged<Subscriber>?
     @usableFromInline @exclusivity(unchecked) var stopEvent: Event<Element>?
     @usableFromInline @exclusivity(unchecked) var disposed = false
     /// Subscribers removed while deliveries were in flight, released by the last of them.
@@ -47,16 +52,26 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
 
     /// Sends `event` to the current observers. Inlinable, so a caller that knows the
     /// element type runs a specialized copy (no generic-metadata lookups per event).
+    ///
+    /// A `next` to the sole observer: the count in, the reference read (checked first
+    /// without the count, so that a subject with several observers or none goes straight
+    /// to the lock), the call, the count out.
     @inlinable
     public func on(_ event: Event<Element>) {
-        lock.lock()
-        if let sole, !event.isStopEvent {
-            lock.unlockEnteringDelivery()
-            stressPoint(.subjectDelivering)
-            sole._withUnsafeGuaranteedRef { $0.observer.on(event) }
-            if lock.leaveDelivery() { releaseParked() }
-            return
+        if !event.isStopEvent && sole.load(ordering: .relaxed) != 0 {
+            deliveries.enter()
+            let bits = sole.load(ordering: .sequentiallyConsistent)
+            if bits != 0 {
+                stressPoint(.subjectDelivering)
+                Unmanaged<Subscriber>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef {
+                    $0.observer.on(event)
+                }
+                if deliveries.leave() { releaseParked() }
+                return
+            }
+            if deliveries.leave() { releaseParked() }
         }
+        lock.lock()
         sendLocked(event)
     }
 
@@ -104,7 +119,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         var released: Subscriber?
         if let removed = observers.removeValue(forKey: key) {
             updateSoleLocked()
-            if lock.parkIfDelivering() && !SeededBug.isActive(.subjectReleasesDeliveringObserver) {
+            if deliveries.parkIfDelivering() && !SeededBug.isActive(.subjectReleasesDeliveringObserver) {
                 parked.append(removed)
             } else {
                 released = removed
@@ -131,8 +146,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     private func removeAllLocked() -> [Subscriber] {
         var removed = observers.values
         observers.removeAll()
-        sole = nil
-        if !removed.isEmpty && lock.parkIfDelivering() && !SeededBug.isActive(.subjectReleasesDeliveringObserver) {
+        sole.store(0, ordering: .sequentiallyConsistent)
+        if !removed.isEmpty && deliveries.parkIfDelivering() && !SeededBug.isActive(.subjectReleasesDeliveringObserver) {
             parked.append(contentsOf: removed)
             removed = []
         }
@@ -141,7 +156,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
 
     /// With the lock held: `sole` follows `observers`.
     private func updateSoleLocked() {
-        sole = observers.count == 1 ? Unmanaged.passUnretained(observers.values[0]) : nil
+        let bits = observers.count == 1 ? UInt(bitPattern: Unmanaged.passUnretained(observers.values[0]).toOpaque()) : 0
+        sole.store(bits, ordering: .sequentiallyConsistent)
     }
 
     /// Called by the delivery that ended last when something was parked meanwhile.
@@ -149,7 +165,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     func releaseParked() {
         lock.lock()
         var released: [Subscriber] = []
-        if lock.takeParked() { swap(&released, &parked) }
+        if deliveries.takeParked() { swap(&released, &parked) }
         lock.unlock()
         _ = consume released
     }

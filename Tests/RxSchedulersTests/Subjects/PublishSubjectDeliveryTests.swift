@@ -111,7 +111,7 @@ final class PublishSubjectDeliveryTests: RxTestCase {
         subscription.dispose()
         XCTAssertEqual(parkedCount(subject), 0)
         XCTAssertTrue(released.current)
-        XCTAssertEqual(subject.lock.word.load(ordering: .relaxed), 0, "no delivery, mark or holder left")
+        XCTAssertEqual(subject.deliveries.word.load(ordering: .relaxed), 0, "no delivery or mark left")
     }
 
     /// One thread sends while others subscribe and unsubscribe observers (each unsubscribing
