@@ -3,18 +3,19 @@ import BenchModel
 import Foundation
 import RxSchedulers
 
-/// `subject.delivery`: a `PublishSubject` delivers to its sole observer without retaining
-/// it, so an observer removed while a delivery to it runs must stay alive until that
-/// delivery returns.
+/// `subject.delivery`: a `PublishSubject` delivers to its sole observer without its lock
+/// and without retaining it, so an observer removed while a delivery to it runs must stay
+/// alive until that delivery returns.
 ///
 /// A sender thread sends increasing integers while 1–3 threads subscribe observers one
-/// after another and end each subscription one of four ways: from the subscribing thread
-/// after a random pause of up to 20 µs (`outside`); from inside the observer at a random delivery
-/// (`inside`); from the subscribing thread while the observer waits inside a delivery for
-/// that dispose to return (`handshake`, up to 2 ms); or, once per iteration at the end,
-/// by the observer sending the subject's stop event, or disposing the subject, from
-/// inside a delivery (`stop`, `dispose`). Each observer's closure captures a canary that
-/// flags its release. Checked:
+/// after another and end each subscription one of three ways: from the subscribing thread
+/// after a random pause of up to 20 µs (`outside`); from inside the observer at a random
+/// delivery (`inside`); or from the subscribing thread while the observer waits inside a
+/// delivery for that dispose to return (`handshake`, up to 2 ms). Once per iteration, at
+/// the end, a last observer sends the subject's stop event or disposes the subject from
+/// inside a delivery (`stop`, `dispose`), or the sender stops and then completes the
+/// subject (`fromSender`). Each observer's closure captures a canary that flags its
+/// release. Checked:
 /// - no delivery finds its observer already released, at its start or after the dispose it
 ///   made or waited for (`use_after_release`);
 /// - each observer receives a gapless, increasing run of the elements (`lost`,
@@ -28,7 +29,7 @@ import RxSchedulers
 final class SubjectDeliveryScenario: CataloguedStressScenario {
     static let name = StressScenarioName.subjectDelivery
     static let summary =
-        "PublishSubject's sole observer called without a retain: unsubscribed from outside, from inside, or while it waits, it is released only after its delivery"
+        "PublishSubject's sole observer called without a lock or a retain: unsubscribed from outside, from inside, or while it waits, it is released only after its delivery"
     static let checks: [ViolationKind] = [.useAfterRelease, .lost, .duplicate, .reorder, .grammar, .leak, .hang, .crash]
     static let catches: [SeededBug] = [.subjectReleasesDeliveringObserver]
 
