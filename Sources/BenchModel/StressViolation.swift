@@ -9,8 +9,8 @@ package enum ViolationKind: String, Codable, Sendable, CaseIterable, Comparable 
     case reorder
     /// Delivered after `dispose()` returned where the contract forbids it, or a disposed action ran.
     case afterDispose = "after_dispose"
-    /// Something the core had released was used: an observer called after its subject
-    /// let go of it (a use after free in a build without the check).
+    /// Something the core had released was used: an observer called, or still running,
+    /// after its subject let go of it.
     case useAfterRelease = "use_after_release"
     /// Two calls to one observer overlapped.
     case overlap

@@ -57,7 +57,7 @@ import Darwin
     case actionQueueAwaitingChunk
     /// `DispatchActionQueue.runNext`: about to read the next slot's flags.
     case actionQueueRunning
-    /// `PublishSubject.on`: the sole observer read and its delivery counted, not yet called.
+    /// `PublishSubject.on`: the delivery counted and the sole observer read, not yet called.
     case subjectDelivering
 
     @usableFromInline package var description: String {

@@ -182,7 +182,7 @@ final class ActionChunk {
     /// Whether `result` holds a `NopDisposable`: one load and a compare of the type word of
     /// its existential container, which follows the three words of inline buffer (Swift's
     /// layout of a non-class existential, checked with `layoutHolds`). `type(of:)` would
-    /// copy the value and ask the runtime for its dynamic type (about 60 instructions).
+    /// copy the value and ask the runtime for its dynamic type (about 100 instructions).
     private static func isNop(_ result: UnsafeMutablePointer<Disposable>) -> Bool {
         UnsafeRawPointer(result).load(fromByteOffset: existentialTypeOffset, as: UnsafeRawPointer.self) == nopType
     }
