@@ -86,12 +86,16 @@ final class PeriodicPolicyTests: RxTestCase {
 
     /// Real time on a serial dispatch queue: a 4 ms period for ~0.6 s, every 10th tick
     /// stalls 12 ms (three periods). Catch-up and fixed-rate deliver (nearly) every tick
-    /// that fell due, in order; the coalescing timer drops the missed ones. `replayed`
-    /// counts deliveries that started under 1 ms after the previous one started: owed ticks
-    /// run back to back, where a tick on schedule comes a period after the last.
+    /// that fell due, in order; the coalescing timer drops the missed ones.
+    /// `replayedAfterStalls` is the share of stalls after which owed ticks were replayed:
+    /// the second delivery after the stalled one started under 1 ms after the first (owed
+    /// ticks run back to back, where a tick on schedule comes a period after the last). Per
+    /// stall rather than a count of close starts anywhere: on a loaded machine a delivery
+    /// held up a few milliseconds lands next to the one after it on any scheduler, but only
+    /// now and then, where a scheduler that owes ticks replays them after every stall.
     private func deliveredFraction(
         policy: PeriodicPolicy, on scheduler: SchedulerType? = nil
-    ) -> (fraction: Double, inOrder: Bool, replayed: Int) {
+    ) -> (fraction: Double, inOrder: Bool, replayedAfterStalls: Double) {
         let scheduler = scheduler ?? SerialDispatchQueueScheduler(internalSerialQueueName: "periodic-\(policy)")
         let period = 0.004
         let duration = 0.6
@@ -110,8 +114,9 @@ final class PeriodicPolicyTests: RxTestCase {
         subscription.dispose()
         let expected = (elapsed / period).rounded(.down)
         let times = starts.current
-        let replayed = zip(times, times.dropFirst()).filter { $1.timeIntervalSince($0) < 0.001 }.count
-        return (Double(received.count) / expected, received == Array(0..<received.count), replayed)
+        let stalls = received.indices.filter { received[$0] % 10 == 9 && $0 + 2 < min(received.count, times.count) }
+        let replayed = stalls.filter { times[$0 + 2].timeIntervalSince(times[$0 + 1]) < 0.001 }.count
+        return (Double(received.count) / expected, received == Array(0..<received.count), Double(replayed) / Double(max(stalls.count, 1)))
     }
 
     /// RxSwift's state machine on dispatch schedulers: on a concurrent queue the ticks are
@@ -123,8 +128,8 @@ final class PeriodicPolicyTests: RxTestCase {
         let concurrent = deliveredFraction(policy: .rxRecursive, on: ConcurrentDispatchQueueScheduler(qos: .userInitiated))
         let serial = deliveredFraction(policy: .rxRecursive)
         XCTAssertTrue(concurrent.inOrder && serial.inOrder)
-        XCTAssertGreaterThan(concurrent.replayed, 0, "ticks counted during a stall are replayed")
-        XCTAssertEqual(serial.replayed, 0, "a serial queue owes nothing after a stall")
+        XCTAssertGreaterThan(concurrent.replayedAfterStalls, 0.5, "ticks counted during a stall are replayed after it (after \(concurrent.replayedAfterStalls) of the stalls)")
+        XCTAssertLessThan(serial.replayedAfterStalls, 0.25, "a serial queue owes nothing after a stall (replayed after \(serial.replayedAfterStalls) of them)")
     }
 
     func testCatchUpAndFixedRateKeepTicksThatCoalesceDrops() {
