@@ -30,6 +30,7 @@ interrupted campaign keeps what it measured; --summary OUT prints the tables fro
 files without running anything.
 
     scripts/validate-gate.py --conditions aa,one10,all3 --gates 30 --out results/validation
+    scripts/validate-gate.py --calibrate --conditions aa,one10 --gates 30 --out results/validation
     scripts/validate-gate.py --load 2 --conditions aa --gates 30 --out results/validation
     scripts/validate-gate.py --history --gates 30 --out results/validation
     scripts/validate-gate.py --history --slide --gates 30 --out results/validation-sliding
@@ -60,22 +61,78 @@ CASES = [
     "--warmup", "1",
 ]
 SLOWED = os.environ.get("VALIDATION_SLOWED", "schedule.throughput/currentThread/none/p1")
-# The spin is sized from the case's own cost measured in each process; what it realizes is
-# reported from the gates' own estimates (a calibration of the request from a few separate
-# runs was tried and dropped: between processes this case moves by ±10%, more than the
-# effect, while the gate's paired rounds see it).
+# By default the spin is sized from the case's own cost in each process, and what it
+# realizes is reported from the gates' own estimates; sized that way, asked 10%, it realized
+# +7.4% to +12.0% over six idle gates. With --calibrate (or --spin), the oneP conditions
+# slow the case by a fixed spin instead, the same in every process, whose turns were found
+# by gates of the slowed case alone (calibrate()): what a gate then sees moves only with
+# the machine. (Calibrating from separate runs, not gates, was tried and dropped: between
+# processes this case moves by ±10%, more than the effect, while a gate's paired rounds
+# see it.)
+# The fixed spin of each oneP percentage, once calibrated or given: {percent: turns}.
+SPIN = {}
 
 
 def slowdown(condition):
     """The SCHEDBENCH_SLOWDOWN request of a condition: aa (none), oneP (the slowed case P%
-    slower), allP (every case P% slower); None for aa, and a KeyError for anything else."""
+    slower: a fixed spin when SPIN has one for P), allP (every case P% slower); None for aa,
+    and a KeyError for anything else."""
     if condition == "aa":
         return None
     for prefix, target in (("one", SLOWED), ("all", "*")):
         if condition.startswith(prefix) and condition[len(prefix):].isdigit() and int(condition[len(prefix):]) > 0:
-            return f"{target}:{int(condition[len(prefix):])}"
+            percent = int(condition[len(prefix):])
+            if prefix == "one" and percent in SPIN:
+                return f"{target}:spin={SPIN[percent]}"
+            return f"{target}:{percent}"
     raise KeyError(condition)
-FIELDS = ["condition", "load", "trials_per_round", "gate", "seconds", "paired_exit", "paired_regressed", "welch_exit", "welch_regressed", "slowed_estimates"]
+
+
+def calibrate(binary, percent, rounds, out, probe=60):
+    """The spin turns that make the slowed case `percent`% slower in ns/event as the
+    campaign's own gates see it: two gates of the full case set (ROUNDS rounds each, both
+    sides this binary, the candidate with a fixed spin of 0 and of `probe` turns), and the
+    line through their estimates: the spin's fixed part (its locked operation) costs the
+    case a share of its own, each turn a little more. Gates of the slowed case alone were
+    tried and dropped: alone in its processes this case's estimate spread by ±15–25%
+    (−7% to +44% for spins of 16 to 200 turns), where among the other cases a gate's
+    estimate repeats within about 1%. Both gates go to OUT/calibration.csv."""
+    scratch = tempfile.mkdtemp(prefix="validate-calibrate-")
+    plain = wrapper(binary, None, scratch)
+    points = []
+    try:
+        for turns in (0, probe):
+            directory = os.path.join(scratch, f"spin-{turns}")
+            gate = subprocess.run(
+                [plain, "gate", "--baseline", plain, "--candidate", wrapper(binary, f"{SLOWED}:spin={turns}", scratch), "--rounds", str(rounds),
+                 "--thresholds", os.path.join(ROOT, "ci", "thresholds.json"), "--out", directory, "--format", "csv", "--", *CASES],
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if gate.returncode not in (0, 2):
+                sys.stderr.write(gate.stderr[-2000:])
+                sys.exit(f"error: calibration gate (spin={turns}) exited {gate.returncode}")
+            _, estimates = regressed_rows(os.path.join(directory, "comparison.csv"))
+            if not estimates:
+                sys.exit(f"error: the calibration gate (spin={turns}) has no ns_per_event row for {SLOWED}")
+            realized = (float(estimates[0]) - 1) * 100
+            points.append((turns, realized))
+            append(os.path.join(out, "calibration.csv"), ["percent", "turns", "realized_percent"],
+                   {"percent": percent, "turns": turns, "realized_percent": f"{realized:.2f}"})
+            print(f"calibration for {percent}%: spin={turns} realized {realized:+.2f}%", flush=True)
+    finally:
+        subprocess.run(["rm", "-rf", scratch])
+    (_, fixed), (_, probed) = points
+    per_turn = (probed - fixed) / probe
+    if per_turn <= 0:
+        sys.exit(f"error: {probe} turns did not slow {SLOWED} more than none ({fixed:+.2f}% and {probed:+.2f}%): cannot calibrate")
+    if percent <= fixed:
+        print(f"warning: the spin's fixed part alone realized {fixed:+.2f}%, at least the {percent}% asked: spin=0", flush=True)
+    turns = max(0, round((percent - fixed) / per_turn))
+    print(f"calibration for {percent}%: spin={turns}", flush=True)
+    return turns
+
+
+FIELDS = ["condition", "load", "trials_per_round", "gate", "seconds", "paired_exit", "paired_regressed", "welch_exit", "welch_regressed",
+          "slowed_estimates", "slowdown"]
 HISTORY_FIELDS = ["condition", "load", "run", "exit", "regressed", "slowed_estimates"]
 
 
@@ -173,7 +230,7 @@ def run_gates(binary, conditions, gates, rounds, load, out, trials_per_round=(No
                     "condition": condition, "load": load, "trials_per_round": trials or "default", "gate": gate, "seconds": f"{seconds:.0f}",
                     "paired_exit": paired.returncode, "paired_regressed": "; ".join(paired_rows),
                     "welch_exit": welch.returncode, "welch_regressed": "; ".join(welch_rows),
-                    "slowed_estimates": " ".join(estimates)})
+                    "slowed_estimates": " ".join(estimates), "slowdown": slowdown(condition) or ""})
                 print(f"{condition} load {load} trials per round {trials or 'default'} gate {gate}: paired exit {paired.returncode} ({len(paired_rows)} regressed), "
                       f"Welch exit {welch.returncode} ({len(welch_rows)}), {seconds:.0f} s", flush=True)
                 kept = keep(directory, ("comparison.csv", "welch.csv"), os.path.join(gate_out, "comparisons", f"{condition}-load{load}-{gate}"))
@@ -446,6 +503,10 @@ def main():
     parser.add_argument("--history-runs", type=int, default=20)
     parser.add_argument("--slide", action="store_true",
                         help="with --history, add each run of the unchanged build after judging it, as CI adds main's runs")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="slow the oneP conditions by a fixed spin, found first by gates of the slowed case alone")
+    parser.add_argument("--spin", type=int, metavar="TURNS",
+                        help="slow the oneP conditions by this fixed spin (the turns an earlier --calibrate found)")
     parser.add_argument("--binary", help="a schedbench built with the ValidationSlowdown trait (default: build it)")
     parser.add_argument("--out", default=os.path.join(ROOT, "results", "validation"))
     parser.add_argument("--summary", metavar="OUT", help="print the tables of OUT and exit")
@@ -467,6 +528,13 @@ def main():
         parser.error(f"unknown condition {', '.join(unknown)}: expected aa, oneP or allP (P a whole percentage, such as one10 or all3)")
     os.makedirs(options.out, exist_ok=True)
     binary = os.path.abspath(options.binary) if options.binary else build()
+    slowed_percents = sorted({int(c[3:]) for c in conditions if c.startswith("one")})
+    if options.spin is not None:
+        if options.spin < 0:
+            parser.error(f"--spin {options.spin}: expected a whole number of turns, 0 or more")
+        SPIN.update({percent: options.spin for percent in slowed_percents})
+    elif options.calibrate:
+        SPIN.update({percent: calibrate(binary, percent, options.rounds, options.out) for percent in slowed_percents})
     if options.history:
         run_history(binary, options.history_runs, options.gates, options.load, options.out, options.slide)
     else:

@@ -24,14 +24,27 @@ import Synchronization
 /// whose stages share a core pays it more than once (asked 10%, the first guess alone
 /// realized +8.5% of the trampoline case over eight idle gates, and +13–17% of CPU time
 /// beside two busy loops). The realized slowdown is what a validation measures and
-/// reports (`scripts/validate-gate.py` does, from the gates' own estimates). Without the
-/// variable nothing is slowed.
+/// reports (`scripts/validate-gate.py` does, from the gates' own estimates).
+///
+/// `PREFIX:spin=TURNS` asks instead for a fixed spin of `TURNS` turns per event at each
+/// hook, with no sizing trials: every process then does the same extra work, so what it
+/// realizes moves between gates only with the machine, not with each process's sizing
+/// (the share sized in each process realized +7.4% to +12.0% over six idle gates asked
+/// 10%). `scripts/validate-gate.py --calibrate` finds the turns that realize a share in
+/// the gate's own paired estimate. Without the variable nothing is slowed.
 package enum ValidationSlowdown {
     #if ValidationSlowdown
-    /// One `PREFIX:PERCENT` of the variable.
+    /// One `PREFIX:PERCENT` or `PREFIX:spin=TURNS` of the variable.
     package struct Request: Equatable, Sendable {
+        /// How much slower: a share of the case's cost, sized in the process, or a fixed spin.
+        package enum Size: Equatable, Sendable {
+            /// This share of the case's cost per event (0.10 for 10%), sized by `prepare`.
+            case share(Double)
+            /// This many spin turns per event at each hook, whatever the case costs.
+            case turns(Int)
+        }
         package var casePrefix: String
-        package var fraction: Double
+        package var size: Size
 
         package func matches(_ benchCase: BenchCase) -> Bool {
             casePrefix == "*" || benchCase.benchmarkName.hasPrefix(casePrefix)
@@ -42,14 +55,18 @@ package enum ValidationSlowdown {
     package static func parse(_ text: String?) throws -> [Request] {
         guard let text, !text.isEmpty else { return [] }
         return try text.split(separator: ",").map { part in
-            guard let colon = part.lastIndex(of: ":"), colon != part.startIndex,
-                let percent = Double(part[part.index(after: colon)...]), percent > 0, percent <= 1_000
-            else {
-                throw BenchError.caseCannotRun(
-                    "SCHEDBENCH_SLOWDOWN=\(text): expected CASE-PREFIX:PERCENT[,…] (a prefix of a case's name or *, PERCENT above 0 and at most 1000), "
-                        + "for example trampoline.nested/currentThread:10")
+            let problem = BenchError.caseCannotRun(
+                "SCHEDBENCH_SLOWDOWN=\(text): expected CASE-PREFIX:PERCENT or CASE-PREFIX:spin=TURNS[,…] (a prefix of a case's name or *, "
+                    + "PERCENT above 0 and at most 1000, TURNS a whole number from 0 to 100000000), for example trampoline.nested/currentThread:10")
+            guard let colon = part.lastIndex(of: ":"), colon != part.startIndex else { throw problem }
+            let prefix = String(part[..<colon])
+            let size = part[part.index(after: colon)...]
+            if size.hasPrefix("spin=") {
+                guard let turns = Int(size.dropFirst("spin=".count)), turns >= 0, turns <= 100_000_000 else { throw problem }
+                return Request(casePrefix: prefix, size: .turns(turns))
             }
-            return Request(casePrefix: String(part[..<colon]), fraction: percent / 100)
+            guard let percent = Double(size), percent > 0, percent <= 1_000 else { throw problem }
+            return Request(casePrefix: prefix, size: .share(percent / 100))
         }
     }
 
@@ -64,7 +81,9 @@ package enum ValidationSlowdown {
 
     /// Sets the slowdown for `benchCase` when a request of `text` (by default the
     /// environment's `SCHEDBENCH_SLOWDOWN`) names it, none otherwise, and returns the
-    /// nanoseconds per event the spin is estimated to add (0 when none).
+    /// nanoseconds per event the spin is estimated to add (0 when none). A fixed spin
+    /// (`spin=TURNS`) is set as asked, with no trials; its estimate is what the turns cost
+    /// alone.
     ///
     /// `nanosecondsPerEvent` runs one untimed trial of the case with the spin as it is set
     /// at the moment of the call and returns its cost per event (`nil` if it has none). The
@@ -83,12 +102,20 @@ package enum ValidationSlowdown {
     ) throws -> Double {
         turnsPerEvent = -1
         guard let request = try parse(text).first(where: { $0.matches(benchCase) }) else { return 0 }
+        let fraction: Double
+        switch request.size {
+        case .turns(let turns):
+            turnsPerEvent = turns
+            return spinCost.call + Double(turns) * spinCost.perTurn
+        case .share(let share):
+            fraction = share
+        }
         var unslowed: [Double] = []
         for _ in 0..<calibrationPairs {
             if let cost = try nanosecondsPerEvent(), cost > 0 { unslowed.append(cost) }
         }
         guard let cost = Statistics.median(unslowed) else { return 0 }
-        let target = cost * request.fraction
+        let target = cost * fraction
         let guess = max(0, Int(((target - spinCost.call) / spinCost.perTurn).rounded()))
         guard guess > 0 else {
             turnsPerEvent = 0

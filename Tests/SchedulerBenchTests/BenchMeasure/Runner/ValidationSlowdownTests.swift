@@ -13,9 +13,9 @@ final class ValidationSlowdownTests: XCTestCase {
         rateHz: 0)
 
     func testRequestsNameCasesByPrefixAndShare() throws {
-        let requests = try ValidationSlowdown.parse("trampoline.nested/currentThread:10,*:3")
-        XCTAssertEqual(requests.map(\.casePrefix), ["trampoline.nested/currentThread", "*"])
-        XCTAssertEqual(requests.map(\.fraction), [0.10, 0.03])
+        let requests = try ValidationSlowdown.parse("trampoline.nested/currentThread:10,*:3,schedule.throughput:spin=250")
+        XCTAssertEqual(requests.map(\.casePrefix), ["trampoline.nested/currentThread", "*", "schedule.throughput"])
+        XCTAssertEqual(requests.map(\.size), [.share(0.10), .share(0.03), .turns(250)])
         XCTAssertTrue(requests[0].matches(trampoline))
         XCTAssertTrue(requests[1].matches(trampoline), "* names every case")
         XCTAssertEqual(try ValidationSlowdown.parse(nil), [])
@@ -23,9 +23,9 @@ final class ValidationSlowdownTests: XCTestCase {
     }
 
     func testBadRequestsAreErrorsSayingWhatIsExpected() {
-        for bad in ["trampoline", ":10", "x:0", "x:-5", "x:2000", "x:ten"] {
+        for bad in ["trampoline", ":10", "x:0", "x:-5", "x:2000", "x:ten", "x:spin=", "x:spin=-1", "x:spin=2.5", "x:spin=ten", ":spin=5"] {
             XCTAssertThrowsError(try ValidationSlowdown.parse(bad), bad) { error in
-                XCTAssertTrue("\(error)".contains("expected CASE-PREFIX:PERCENT"), "\(error)")
+                XCTAssertTrue("\(error)".contains("expected CASE-PREFIX:PERCENT or CASE-PREFIX:spin=TURNS"), "\(error)")
             }
         }
     }
@@ -38,6 +38,21 @@ final class ValidationSlowdownTests: XCTestCase {
         XCTAssertEqual(try ValidationSlowdown.prepare(for: trampoline, requests: "observeOn:10") { 1_000 }, 0, "another case is not slowed")
         XCTAssertEqual(ValidationSlowdown.currentTurns, -1)
         XCTAssertEqual(try ValidationSlowdown.prepare(for: trampoline, requests: nil) { XCTFail("no calibration without a request"); return 1 }, 0)
+    }
+
+    /// A fixed spin is set as asked, without a trial of the case, whatever the case costs.
+    func testAFixedSpinIsSetWithoutTrials() throws {
+        let cost = ValidationSlowdown.spinCost
+        let added = try ValidationSlowdown.prepare(for: trampoline, requests: "trampoline.nested:spin=400") {
+            XCTFail("a fixed spin runs no sizing trial")
+            return 1
+        }
+        XCTAssertEqual(ValidationSlowdown.currentTurns, 400)
+        XCTAssertEqual(added, cost.call + 400 * cost.perTurn, accuracy: 1e-9)
+        XCTAssertEqual(try ValidationSlowdown.prepare(for: trampoline, requests: "trampoline.nested:spin=0") { 1 }, cost.call, accuracy: 1e-9)
+        XCTAssertEqual(ValidationSlowdown.currentTurns, 0, "spin=0 still calls the spin: its fixed part alone")
+        XCTAssertEqual(try ValidationSlowdown.prepare(for: trampoline, requests: "observeOn:spin=400") { 1 }, 0, "another case is not slowed")
+        XCTAssertEqual(ValidationSlowdown.currentTurns, -1)
     }
 
     /// A case that pays a different price for the spin than the spin costs alone (it
