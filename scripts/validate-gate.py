@@ -65,7 +65,7 @@ SLOWED = os.environ.get("VALIDATION_SLOWED", "schedule.throughput/currentThread/
 # realizes is reported from the gates' own estimates; sized that way, asked 10%, it realized
 # +7.4% to +12.0% over six idle gates. With --calibrate (or --spin), the oneP conditions
 # slow the case by a fixed spin instead, the same in every process, whose turns were found
-# by gates of the slowed case alone (calibrate()): what a gate then sees moves only with
+# by two gates of the full case set (calibrate()): what a gate then sees moves only with
 # the machine. (Calibrating from separate runs, not gates, was tried and dropped: between
 # processes this case moves by ±10%, more than the effect, while a gate's paired rounds
 # see it.)
@@ -95,8 +95,7 @@ def calibrate(binary, percent, rounds, out, probe=60):
     line through their estimates: the spin's fixed part (its locked operation) costs the
     case a share of its own, each turn a little more. Gates of the slowed case alone were
     tried and dropped: alone in its processes this case's estimate spread by ±15–25%
-    (−7% to +44% for spins of 16 to 200 turns), where among the other cases a gate's
-    estimate repeats within about 1%. Both gates go to OUT/calibration.csv."""
+    (−7% to +44% for spins of 16 to 200 turns). Both gates go to OUT/calibration.csv."""
     scratch = tempfile.mkdtemp(prefix="validate-calibrate-")
     plain = wrapper(binary, None, scratch)
     points = []
@@ -504,7 +503,7 @@ def main():
     parser.add_argument("--slide", action="store_true",
                         help="with --history, add each run of the unchanged build after judging it, as CI adds main's runs")
     parser.add_argument("--calibrate", action="store_true",
-                        help="slow the oneP conditions by a fixed spin, found first by gates of the slowed case alone")
+                        help="slow the oneP conditions by a fixed spin, its turns found first by two gates of the full case set")
     parser.add_argument("--spin", type=int, metavar="TURNS",
                         help="slow the oneP conditions by this fixed spin (the turns an earlier --calibrate found)")
     parser.add_argument("--binary", help="a schedbench built with the ValidationSlowdown trait (default: build it)")
@@ -526,12 +525,12 @@ def main():
     unknown = [c for c in conditions if not known(c)]
     if unknown:
         parser.error(f"unknown condition {', '.join(unknown)}: expected aa, oneP or allP (P a whole percentage, such as one10 or all3)")
+    if options.spin is not None and options.spin < 0:
+        parser.error(f"--spin {options.spin}: expected a whole number of turns, 0 or more")
     os.makedirs(options.out, exist_ok=True)
     binary = os.path.abspath(options.binary) if options.binary else build()
     slowed_percents = sorted({int(c[3:]) for c in conditions if c.startswith("one")})
     if options.spin is not None:
-        if options.spin < 0:
-            parser.error(f"--spin {options.spin}: expected a whole number of turns, 0 or more")
         SPIN.update({percent: options.spin for percent in slowed_percents})
     elif options.calibrate:
         SPIN.update({percent: calibrate(binary, percent, options.rounds, options.out) for percent in slowed_percents})
