@@ -534,6 +534,32 @@ def self_test():
     close(holm({"a": 0.01, "b": 0.04, "c": 0.03})["a"], 0.03, 1e-12, "Holm's first step")
     close(holm({"a": 0.01, "b": 0.04, "c": 0.03})["b"], 0.06, 1e-12, "Holm's last step")
     print("self-test: the summary's statistics match their tables")
+    problem = instruction_step_drift(os.path.join(ROOT, ".github", "workflows", "performance.yml"))
+    if problem:
+        sys.exit(f"self-test failed: {problem}")
+    print("self-test: --instructions runs the workflow's instruction step")
+
+
+def instruction_step_drift(workflow):
+    """Why INSTRUCTIONS no longer runs the pull-request workflow's instruction step (its
+    rounds, its options and the cases it names, which --instructions narrows to the
+    trampoline's with `--scheduler`), or None when it still does."""
+    text = open(workflow).read()
+    start = text.find("--metric instructions_per_event")
+    if start < 0:
+        return f"{workflow} has no step gating instructions_per_event"
+    step = text[text.rfind("schedbench gate", 0, start):text.find(">>", start)]
+    tokens = step.replace("\\\n", " ").split()
+    pairs = set(zip(tokens, tokens[1:]))
+    if ("--rounds", str(INSTRUCTIONS.rounds)) not in pairs:
+        return f"the workflow's instruction step does not run --rounds {INSTRUCTIONS.rounds}"
+    options = INSTRUCTIONS.gate_options + INSTRUCTIONS.decision + INSTRUCTIONS.cases
+    for option, value in zip(options, options[1:]):
+        if option.startswith("--") and not value.startswith("--") and option != "--scheduler" and (option, value) not in pairs:
+            return f"the workflow's instruction step does not pass {option} {value}"
+    if "--instructions" not in tokens:
+        return "the workflow's instruction step does not count instructions (--instructions)"
+    return None
 
 
 def main():
@@ -557,7 +583,7 @@ def main():
     parser.add_argument("--binary", help="a schedbench built with the ValidationSlowdown trait (default: build it)")
     parser.add_argument("--out", default=os.path.join(ROOT, "results", "validation"))
     parser.add_argument("--summary", metavar="OUT", help="print the tables of OUT and exit")
-    parser.add_argument("--self-test", action="store_true", help="check the summary's statistics and exit")
+    parser.add_argument("--self-test", action="store_true", help="check the summary's statistics, and that --instructions runs the workflow's instruction step, and exit")
     options = parser.parse_args()
     if options.self_test:
         return self_test()
