@@ -125,7 +125,7 @@ scripts/check-public-api.py --self-test
 scripts/check-public-api.py
 echo "== the generated operators (combineLatest, zip of 2 to 8 sources) match scripts/generate-arity.py"
 scripts/generate-arity.py --check
-echo "== the statistics of scripts/validate-gate.py's summary"
+echo "== scripts/validate-gate.py: its summary's statistics, and --instructions against the workflow's instruction step"
 scripts/validate-gate.py --self-test
 
 if [ "${SKIP_DOCS:-0}" != "1" ]; then
