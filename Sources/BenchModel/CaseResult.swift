@@ -2,8 +2,9 @@
 package struct CaseResult: Codable, Sendable {
     package var benchCase: BenchCase
     package var trials: [TrialRecord]
-    /// Invariant violation descriptions (the first few), for the error report.
-    package var violationSamples: [String]
+    /// The first few invariant violations of each trial, described, with where they were
+    /// seen (`violations.csv`).
+    package var violationSamples: [ViolationSample]
     /// With `RunOptions.measureOverhead`: the harness's own cost on this case.
     package var overhead: HarnessOverhead?
     /// With `measureOverhead` and `countInstructions`: instructions per event with the
@@ -13,7 +14,7 @@ package struct CaseResult: Codable, Sendable {
     /// `latency/<case>.hgrm` prints). Comes back from `--isolate` children too.
     package var latency: LatencyRecorder?
 
-    package init(benchCase: BenchCase, trials: [TrialRecord], violationSamples: [String] = []) {
+    package init(benchCase: BenchCase, trials: [TrialRecord], violationSamples: [ViolationSample] = []) {
         self.benchCase = benchCase
         self.trials = trials
         self.violationSamples = violationSamples

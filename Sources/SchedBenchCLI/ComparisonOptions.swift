@@ -94,22 +94,31 @@ struct ComparisonOptions: ParsableArguments {
     func present(_ outcome: ComparisonOutcome, new: String) throws -> ComparisonDecision {
         for notice in outcome.notices {
             switch notice {
-            case .warning(let text): printError("warning: \(text)")
-            case .note(let text): printError("note: \(text)")
+            case .warning(let text): printError("warning: \(TerminalText.visible(text))")
+            case .note(let text): printError("note: \(TerminalText.visible(text))")
             }
         }
         if let comparison = outcome.comparison {
             print(try ComparisonRendering.render(comparison, format: ComparisonRendering.Format(rawValue: format)!))
         }
-        return report(outcome.decision, new: new)
+        return report(outcome.decision, failures: outcome.comparison?.correctnessFailures ?? [], new: new)
     }
 
-    /// Says on stderr what `decision` means, and returns it.
-    private func report(_ decision: ComparisonDecision, new: String) -> ComparisonDecision {
+    /// Says on stderr what `decision` means, and returns it: for a correctness failure,
+    /// each failing case of NEW and what it violated.
+    private func report(
+        _ decision: ComparisonDecision, failures: [(benchCase: BenchCase, violations: Double, leaked: Double, samples: [ViolationSample])],
+        new: String
+    ) -> ComparisonDecision {
         switch decision {
         case .passed: break
         case .mismatched(let problem): printError("error: \(problem)")
-        case .correctnessFailure(let cases): printError("error: correctness failure in NEW (\(new)): \(cases) case(s)")
+        case .correctnessFailure(let cases):
+            printError("error: correctness failure in NEW (\(new)): \(cases) case(s)")
+            for failure in failures {
+                printError("  \(failure.benchCase): \(Int(failure.violations)) invariant violations, \(Int(failure.leaked)) leaked resources")
+                for line in ViolationRendering.lines(failure.samples, indent: "    ") { printError(line) }
+            }
         case .regressed(let regressed, let inconclusive):
             printError("regression: \(regressed) regressed" + (failOnInconclusive ? ", \(inconclusive) inconclusive" : "") + " (exit 2)")
         }

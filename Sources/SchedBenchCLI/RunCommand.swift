@@ -242,7 +242,9 @@ struct RunCommand: ParsableCommand {
         }
         let failures = outcome.correctnessFailures
         if !failures.isEmpty {
-            printError("error: correctness failure in \(failures.count) case(s): \(failures.map { "\($0.benchCase)" }.joined(separator: "; "))")
+            printError(
+                "error: correctness failure in \(failures.count) case(s): \(failures.map { "\($0.benchCase)" }.joined(separator: "; "))"
+                    + (outcome.writtenCases > 0 ? "; what was violated: \(directory.path)/\(ResultsFiles.violationsName)" : ""))
         }
         for (benchCase, error) in outcome.errors { printError("error: \(benchCase): \(error)") }
         if let writeError = outcome.writeError { printError("error: \(writeError)") }

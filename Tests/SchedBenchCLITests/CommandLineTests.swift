@@ -160,20 +160,25 @@ final class CommandLineTests: SchedBenchTestCase {
     /// Runs one small observeOn.throughput case with the injected duplicate: it must exit 3,
     /// name the violation, and still write results that count it.
     private func assertInjectedDuplicateIsCaught(
-        strategy: String, scheduler: String = "serial", extra: [String] = [], file: StaticString = #filePath, line: UInt = #line
+        strategy: String, scheduler: String = "serial", workload: String = "observeOn.throughput", extra: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
     ) throws {
         let out = try temporaryDirectory()
         let run = try schedbench(
             [
-                "run", "--suite", "quick", "--workload", "observeOn.throughput", "--scheduler", scheduler,
+                "run", "--suite", "quick", "--workload", workload, "--scheduler", scheduler,
                 "--strategy", strategy, "--producers", "1", "--events", "200", "--trials", "1",
                 "--warmup", "0", "--no-allocations", "--out", out.path, "--quiet",
             ] + extra,
             environment: [FaultInjection.environmentKey: "duplicate"])
         XCTAssertEqual(run.status, 3, run.stderr, file: file, line: line)
-        XCTAssertTrue(run.stderr.contains("producer 0: event 0 delivered again"), run.stderr, file: file, line: line)
+        XCTAssertTrue(run.stderr.contains("timed trial 1: producer 0: event 0 delivered again"), run.stderr, file: file, line: line)
+        XCTAssertTrue(run.stderr.contains("what was violated: \(out.path)/violations.csv"), run.stderr, file: file, line: line)
         let summary = try CSVFile.read(out.appendingPathComponent("summary.csv"), requiring: ResultsFiles.summaryHeader)
         XCTAssertEqual(summary.first?["invariant_violations"], "1", file: file, line: line)
+        let violations = try CSVFile.read(out.appendingPathComponent("violations.csv"), requiring: ResultsFiles.violationsHeader)
+        XCTAssertEqual(violations.map { "\($0["phase"]!) \($0["trial"]!)" }, ["timed 1"], file: file, line: line)
+        XCTAssertTrue(violations.first?["description"]?.contains("event 0 delivered again") == true, "\(violations)", file: file, line: line)
     }
 
     func testAnInjectedDuplicateFailsTheRunWithExitThreeAndKeepsTheResults() throws {
@@ -380,6 +385,16 @@ final class CommandLineTests: SchedBenchTestCase {
             ],
             environment: [FaultInjection.environmentKey: "duplicate"])
         XCTAssertEqual(faulty.status, 3, faulty.stderr)
+        // What failed is said, with its round, and kept in both sides' directories.
+        XCTAssertTrue(faulty.stderr.contains("round 2, timed trial 1: producer 0: event 0 delivered again"), faulty.stderr)
+        XCTAssertTrue(faulty.stderr.contains("BASE (\(out.path)/baseline) has correctness failures too"), faulty.stderr)
+        for side in ["baseline", "candidate"] {
+            let rows = try CSVFile.read(out.appendingPathComponent(side).appendingPathComponent("violations.csv"), requiring: ResultsFiles.violationsHeader)
+            XCTAssertEqual(Set(rows.map { $0["round"]! }), ["1", "2"], side)
+            XCTAssertTrue(rows.contains { $0["phase"] == "timed" && $0["trial"] == "1" }, side)
+        }
+        let faultyReport = try String(contentsOf: out.appendingPathComponent("report/index.html"), encoding: .utf8)
+        XCTAssertTrue(faultyReport.contains("round 1, timed trial 1: producer 0: event 0 delivered again"), "the report shows what was violated")
 
         XCTAssertEqual(try schedbench(["gate", "--baseline", "/nonexistent", "--candidate", executable.path]).status, 64)
         XCTAssertEqual(try schedbench(["gate", "--baseline", executable.path, "--candidate", executable.path, "--", "--trials", "3"]).status, 64)

@@ -119,8 +119,9 @@ package struct Comparison: Sendable {
     package var onlyInBase: [BenchCase]
     /// Cases only NEW measured (in a history comparison: with no comparable run stored).
     package var onlyInNew: [BenchCase]
-    /// NEW's cases with invariant violations or leaked resources, with the totals.
-    package var correctnessFailures: [(benchCase: BenchCase, violations: Double, leaked: Double)]
+    /// NEW's cases with invariant violations or leaked resources, with the totals and the
+    /// violations described.
+    package var correctnessFailures: [(benchCase: BenchCase, violations: Double, leaked: Double, samples: [ViolationSample])]
 
     /// How "regressed" was decided.
     package var method: Method
@@ -192,7 +193,10 @@ package struct Comparison: Sendable {
         self.onlyInBase = onlyInBase
         onlyInNew = new.map(\.benchCase).filter { baseRuns($0).isEmpty }
         correctnessFailures = new.filter { $0.correctnessFailures > 0 }.map { result in
-            (result.benchCase, result.values(.invariantViolations).reduce(0, +), result.values(.resourcesLeaked).reduce(0, +))
+            (
+                result.benchCase, result.values(.invariantViolations).reduce(0, +), result.values(.resourcesLeaked).reduce(0, +),
+                result.violationSamples
+            )
         }
         rows = []
         for newResult in new {

@@ -119,7 +119,8 @@ package struct InterleavedRuns: Sendable {
 
     /// Adds one round's cases: its timed trials, summarized (`summarize`), and its counting
     /// trial (trial 0) become one trial, numbered `round` (their metrics are disjoint;
-    /// invariant violations add up).
+    /// invariant violations add up). Its violations' descriptions keep their trial and
+    /// take the round.
     static func merge(_ merged: [CaseResult], _ round: [CaseResult], round number: Int) -> [CaseResult] {
         var merged = merged
         for result in round {
@@ -130,11 +131,16 @@ package struct InterleavedRuns: Sendable {
                 combined.metrics.merge(metrics) { $1 + $0 }
             }
             let records = result.trials.isEmpty ? [] : [combined]
+            let samples = result.violationSamples.map { sample in
+                var sample = sample
+                sample.round = number
+                return sample
+            }
             if let index = merged.firstIndex(where: { $0.benchCase == result.benchCase }) {
                 merged[index].trials += records
-                merged[index].violationSamples += result.violationSamples
+                merged[index].violationSamples += samples
             } else {
-                merged.append(CaseResult(benchCase: result.benchCase, trials: records, violationSamples: result.violationSamples))
+                merged.append(CaseResult(benchCase: result.benchCase, trials: records, violationSamples: samples))
             }
         }
         return merged

@@ -76,7 +76,18 @@ enum ReportSections {
             for result in failing {
                 let violations = result.values(.invariantViolations).reduce(0, +)
                 let leaked = result.values(.resourcesLeaked).reduce(0, +)
-                html += "<li>\(escape(label(result.benchCase))): \(Int(violations)) violations, \(Int(leaked)) leaked</li>"
+                html += "<li>\(escape(label(result.benchCase))): \(Int(violations)) violations, \(Int(leaked)) leaked"
+                if !result.violationSamples.isEmpty {
+                    html += "<ul class=\"violations\">"
+                    for sample in result.violationSamples.prefix(20) {
+                        html += "<li>\(escape(sample.location)): \(escape(sample.description))</li>"
+                    }
+                    if result.violationSamples.count > 20 {
+                        html += "<li>… and \(result.violationSamples.count - 20) more in violations.csv</li>"
+                    }
+                    html += "</ul>"
+                }
+                html += "</li>"
             }
             html += "</ul>"
         }

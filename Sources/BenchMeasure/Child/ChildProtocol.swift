@@ -17,7 +17,7 @@ import Foundation
 /// with a message naming both.
 package struct ChildRequest: Codable, Sendable, Equatable {
     /// The protocol version this build speaks.
-    package static let currentVersion = 2
+    package static let currentVersion = 3
 
     /// What the child is to do.
     package enum Job: Codable, Sendable, Equatable {

@@ -18,4 +18,9 @@ package final class InvariantReport: Sendable {
 
     package var count: Int { state.withLock { $0.count } }
     package var descriptions: [String] { state.withLock { $0.descriptions } }
+
+    /// The kept descriptions, as samples of a trial of `phase`.
+    package func samples(_ phase: ViolationSample.Phase, trial: Int) -> [ViolationSample] {
+        descriptions.map { ViolationSample(phase: phase, trial: trial, description: $0) }
+    }
 }

@@ -1,13 +1,21 @@
 import BenchModel
 import Foundation
 
-/// The two files of a results directory (the SchedulerBench documentation, "Results format"):
+/// The files of a results directory (the SchedulerBench documentation, "Results format"):
 /// - `results.csv`, tidy: provenance, case columns, `trial, metric, value, unit`, one row per case × trial × metric;
 /// - `summary.csv`, one row per case: provenance, case columns, `trials`, then per metric its median
-///   (correctness metrics: the worst trial), and for the key metrics a 95% interval for the median.
+///   (correctness metrics: the worst trial), and for the key metrics a 95% interval for the median;
+/// - `violations.csv`: provenance, case columns, `round, phase, trial, description`, one row
+///   per invariant violation described (the first few of each trial); only a header when
+///   every case held its invariants. Runs written before it have none, and read as
+///   holding no descriptions.
 package enum ResultsFiles {
     package static let resultsName = "results.csv"
     package static let summaryName = "summary.csv"
+    package static let violationsName = "violations.csv"
+
+    package static let violationsHeader = Provenance.columns + BenchCase.columns + ["round", "phase", "trial", "description"]
+    static let requiredViolationsColumns = BenchCase.columns + ["round", "phase", "trial", "description"]
 
     package static let resultsHeader = Provenance.columns + BenchCase.columns + ["trial", "metric", "value", "unit"]
     /// What reading needs: files written before the testbed columns were added still read.
@@ -51,6 +59,15 @@ package enum ResultsFiles {
         }
     }
 
+    package static func violationRows(_ cases: [CaseResult], provenance: Provenance) -> [[String]] {
+        cases.flatMap { result in
+            result.violationSamples.map { sample in
+                provenance.columnValues + result.benchCase.columnValues
+                    + [String(sample.round), sample.phase.rawValue, String(sample.trial), sample.description]
+            }
+        }
+    }
+
     /// Creates `directory` if needed and checks that files can be written there, before
     /// anything is measured. Throws `BenchError.unwritable` saying why not.
     package static func prepare(_ directory: URL) throws {
@@ -70,8 +87,12 @@ package enum ResultsFiles {
         try FileManager.default.removeItem(at: probe)
     }
 
-    /// Writes both files atomically into `directory` (which must exist).
+    /// Writes the three files, each atomically, into `directory` (which must exist):
+    /// the violations first, so that results showing a failure always have its descriptions beside them.
     package static func write(_ cases: [CaseResult], provenance: Provenance, to directory: URL) throws {
+        try CSVFile.write(
+            header: violationsHeader, rows: violationRows(cases, provenance: provenance),
+            to: directory.appendingPathComponent(violationsName))
         try CSVFile.write(
             header: resultsHeader, rows: resultsRows(cases, provenance: provenance),
             to: directory.appendingPathComponent(resultsName))
@@ -144,14 +165,44 @@ package enum ResultsFiles {
                 )
             }
         }
+        let samples = try readViolations(besides: url)
         let cases = order.map { benchCase in
             CaseResult(
                 benchCase: benchCase,
                 trials: trialOrder[benchCase]!.map {
                     TrialRecord(benchCase: benchCase, trial: $0, metrics: trials[benchCase]![$0]!)
-                })
+                },
+                violationSamples: samples[benchCase] ?? [])
         }
         return (cases, provenance)
+    }
+
+    /// The violations described in the `violations.csv` beside `results` (none when there
+    /// is no such file: a run from before it), by case.
+    static func readViolations(besides results: URL) throws -> [BenchCase: [ViolationSample]] {
+        let url = results.deletingLastPathComponent().appendingPathComponent(violationsName)
+        guard FileManager.default.fileExists(atPath: url.path) else { return [:] }
+        var samples: [BenchCase: [ViolationSample]] = [:]
+        try CSVFile.forEachRow(url, requiring: requiredViolationsColumns) { row, line in
+            func fail(_ problem: String) -> BenchError { .unreadable(path: url.path, problem: "row \(line): \(problem)") }
+            func integer(_ column: String) throws -> Int {
+                guard let value = Int(row[column]!), value >= 0 else { throw fail("\(column) '\(row[column]!)' is not a whole number ≥ 0") }
+                return value
+            }
+            guard let phase = ViolationSample.Phase(rawValue: row["phase"]!) else {
+                throw fail("phase '\(row["phase"]!)' is not one of \(ViolationSample.Phase.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            let workload = WorkloadName(row["workload"]!)
+            let scheduler = SchedulerName(row["scheduler"]!)
+            let benchCase = BenchCase(
+                suite: row["suite"]!, workload: workload, scheduler: scheduler,
+                strategy: StrategyName.current(StrategyName(row["strategy"]!), workload: workload, scheduler: scheduler),
+                producers: try integer("producers"), events: try integer("events"), payloadBytes: try integer("payload_bytes"),
+                rateHz: try integer("rate_hz"))
+            samples[benchCase, default: []].append(
+                ViolationSample(round: try integer("round"), phase: phase, trial: try integer("trial"), description: row["description"]!))
+        }
+        return samples
     }
 
     /// A number written in decimal (digits, a point, an exponent), as `format` writes them;

@@ -59,7 +59,7 @@ struct CaseRunner {
             metrics[.invariantViolations] = Double(report.count + warmupViolations)
             warmupViolations = 0
             if let off = bareNanos, let on = metrics[.nsPerEvent] { overheadPairs.append((on, off)) }
-            samples += report.descriptions
+            samples += report.samples(.timed, trial: trial)
             records.append(TrialRecord(benchCase: benchCase, trial: trial, metrics: metrics))
         }
         var result = CaseResult(benchCase: benchCase, trials: records)
@@ -94,7 +94,7 @@ struct CaseRunner {
                 }
             }
         }
-        result.violationSamples = Array(samples.prefix(InvariantReport.keptDescriptions))
+        result.violationSamples = samples
         return result
     }
 
@@ -121,9 +121,9 @@ struct CaseRunner {
             _ = waitForResources(atMost: Resources.total)
             record = TrialRecord(benchCase: benchCase, trial: TrialRecord.countingTrial, metrics: [.invariantViolations: Double(report.count)])
             operations = outcome.operations
-            samples += report.descriptions
+            samples += report.samples(.counting, trial: TrialRecord.countingTrial)
         }
-        var result = CaseResult(benchCase: benchCase, trials: [], violationSamples: Array(samples.prefix(InvariantReport.keptDescriptions)))
+        var result = CaseResult(benchCase: benchCase, trials: [], violationSamples: samples)
         if var record {
             record.metrics[.invariantViolations, default: 0] += Double(warmupViolations)
             warmupViolations = 0
@@ -147,15 +147,15 @@ struct CaseRunner {
     }
 
     /// The untimed warmup trials: their violations and violation descriptions.
-    private func warmup(_ workload: any Workload, _ benchCase: BenchCase) throws -> (violations: Int, samples: [String]) {
+    private func warmup(_ workload: any Workload, _ benchCase: BenchCase) throws -> (violations: Int, samples: [ViolationSample]) {
         var violations = 0
-        var samples: [String] = []
-        for _ in 0..<options.warmup {
+        var samples: [ViolationSample] = []
+        for index in 0..<options.warmup {
             try continueUnlessCancelled()
             let report = InvariantReport()
             _ = try workload.runTrial(benchCase, invariants: report, checking: options.checking)
             violations += report.count
-            samples += report.descriptions
+            samples += report.samples(.warmup, trial: index + 1)
             _ = waitForResources(atMost: Resources.total)
         }
         return (violations, samples)
@@ -171,13 +171,14 @@ struct CaseRunner {
     }
 
     /// One untimed trial between two allocation snapshots (this process must count exactly).
-    private func allocationTrial(_ workload: any Workload, _ benchCase: BenchCase) throws -> (TrialRecord?, [String]) {
+    private func allocationTrial(_ workload: any Workload, _ benchCase: BenchCase) throws -> (TrialRecord?, [ViolationSample]) {
         let report = InvariantReport()
         let before = AllocationCounter.snapshot()
         let outcome = try workload.runTrial(benchCase, invariants: report, checking: options.checking)
         let after = AllocationCounter.snapshot()
         _ = waitForResources(atMost: Resources.total)
-        guard let before, let after, outcome.operations > 0 else { return (nil, report.descriptions) }
+        let samples = report.samples(.counting, trial: TrialRecord.countingTrial)
+        guard let before, let after, outcome.operations > 0 else { return (nil, samples) }
         let counted = after - before
         let record = TrialRecord(
             benchCase: benchCase, trial: TrialRecord.countingTrial,
@@ -186,7 +187,7 @@ struct CaseRunner {
                 .bytesPerEvent: Double(counted.bytes) / Double(outcome.operations),
                 .invariantViolations: Double(report.count),
             ])
-        return (record, report.descriptions)
+        return (record, samples)
     }
 
     /// A timed trial with the collectors around it: its metrics, and its latencies for

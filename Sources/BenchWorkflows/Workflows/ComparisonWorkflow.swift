@@ -74,6 +74,7 @@ package enum ComparisonWorkflow {
             notices += busyWarning("BASE", baseProvenance)
         }
         if let newProvenance { notices += busyWarning("NEW", newProvenance) }
+        notices += baseFailures(baseCases, base: base)
         let comparison = Comparison(
             base: baseCases, new: newCases, thresholds: policy.thresholds, metrics: policy.metrics, method: policy.method, paired: paired)
         return try conclude(comparison, notices: notices, baseCases: baseCases.count, newCases: newCases.count, base: base, new: new, policy: policy, csv: csv)
@@ -112,6 +113,20 @@ package enum ComparisonWorkflow {
         return try conclude(
             comparison, notices: notices, baseCases: windows.count, newCases: newCases.count, base: "the history \(location)", new: new,
             policy: policy, csv: csv)
+    }
+
+    /// A warning naming BASE's cases that broke an invariant or leaked, with what was
+    /// violated: they do not decide (only NEW's do), but a gate's baseline failing the same
+    /// way says the failure is not the candidate's.
+    static func baseFailures(_ cases: [CaseResult], base: String) -> [ComparisonOutcome.Notice] {
+        let failing = cases.filter { $0.correctnessFailures > 0 }
+        guard !failing.isEmpty else { return [] }
+        let lines = failing.map { result in
+            "\n  \(result.benchCase): \(Int(result.values(.invariantViolations).reduce(0, +))) invariant violations, "
+                + "\(Int(result.values(.resourcesLeaked).reduce(0, +))) leaked resources"
+                + result.violationSamples.prefix(5).map { "\n    \($0.location): \($0.description)" }.joined()
+        }
+        return [.warning("BASE (\(base)) has correctness failures too (only NEW's decide):" + lines.joined())]
     }
 
     /// A warning when `provenance` says its run started with the load average at or above

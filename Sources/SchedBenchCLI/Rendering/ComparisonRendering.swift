@@ -69,6 +69,7 @@ enum ComparisonRendering {
             lines.append(
                 "correctness failure in NEW: \(failure.benchCase): \(number(failure.violations)) invariant violations, "
                     + "\(number(failure.leaked)) leaked resources")
+            lines += ViolationRendering.lines(failure.samples, indent: "    ")
         }
         return lines.joined(separator: "\n")
     }

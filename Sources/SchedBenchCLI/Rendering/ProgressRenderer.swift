@@ -58,7 +58,7 @@ final class ProgressRenderer: BenchObserver, Sendable {
             if leaked > 0 { parts.append("\(Int(leaked)) Rx resources leaked") }
             lines.append(
                 "correctness failure in \(benchCase): " + parts.joined(separator: ", ")
-                    + result.violationSamples.map { "\n    \($0)" }.joined())
+                    + ViolationRendering.lines(result.violationSamples, indent: "    ").map { "\n" + $0 }.joined())
         }
         return lines
     }

@@ -34,7 +34,7 @@ final class ChildProtocolTests: XCTestCase {
             benchCase: benchCase,
             trials: [
                 TrialRecord(benchCase: benchCase, trial: 1, metrics: [.nsPerEvent: 42.5, .latencyMax: .infinity, .cpuSys: .nan])
-            ], violationSamples: ["producer 0: event 3 delivered again"])
+            ], violationSamples: [ViolationSample(phase: .timed, trial: 1, description: "producer 0: event 3 delivered again")])
         result.overhead = HarnessOverhead(pairs: [(on: 102, off: 100), (on: 104, off: 100)])
         result.instructionOverhead = 0.009
         let reply = ChildReply(
@@ -50,7 +50,8 @@ final class ChildProtocolTests: XCTestCase {
         XCTAssertEqual(trial.metrics[.nsPerEvent], 42.5)
         XCTAssertEqual(trial.metrics[.latencyMax], .infinity)
         XCTAssertTrue(trial.metrics[.cpuSys]!.isNaN)
-        XCTAssertEqual(decoded.outcomes.first?.result?.violationSamples, ["producer 0: event 3 delivered again"])
+        XCTAssertEqual(
+            decoded.outcomes.first?.result?.violationSamples, [ViolationSample(phase: .timed, trial: 1, description: "producer 0: event 3 delivered again")])
         XCTAssertEqual(decoded.outcomes.first?.result?.overhead?.pairs, 2)
         XCTAssertEqual(decoded.outcomes.first?.result?.instructionOverhead, 0.009)
         XCTAssertEqual(decoded.outcomes.first?.operations, 1_000)

@@ -83,6 +83,38 @@ final class ResultsFilesTests: XCTestCase {
         XCTAssertEqual(cases[0].trials, sampleCases()[0].trials)
     }
 
+    /// What was violated is kept beside the counts: `violations.csv` reads back into each
+    /// case's samples (commas, quotes and newlines included); a run from before the file
+    /// reads as holding none; a row naming an unknown phase is an error naming the row.
+    func testViolationDescriptionsRoundTripAndOlderRunsReadWithout() throws {
+        let directory = try temporaryDirectory()
+        var cases = sampleCases()
+        cases[0].violationSamples = [
+            ViolationSample(phase: .warmup, trial: 1, description: "producer 0: events 3..<4 lost, \"really\"\nsecond line"),
+            ViolationSample(round: 4, phase: .timed, trial: 2, description: "producer 1: event 7 delivered again"),
+            ViolationSample(phase: .counting, trial: 0, description: "timed out"),
+        ]
+        try ResultsFiles.write(cases, provenance: provenance(), to: directory)
+        XCTAssertEqual(try ResultsFiles.read(directory.path).cases[0].violationSamples, cases[0].violationSamples)
+        let file = directory.appendingPathComponent(ResultsFiles.violationsName)
+        let rows = try CSVFile.read(file, requiring: ResultsFiles.violationsHeader)
+        XCTAssertEqual(rows.map { $0["phase"] }, ["warmup", "timed", "counting"])
+        XCTAssertEqual(rows.map { $0["round"] }, ["0", "4", "0"])
+        XCTAssertEqual(rows[1]["workload"], "observeOn.throughput")
+
+        try CSVFile.write(
+            header: ResultsFiles.violationsHeader, rows: [rows[0].merging(["phase": "cooldown"]) { $1 }].map { row in ResultsFiles.violationsHeader.map { row[$0]! } },
+            to: file)
+        XCTAssertThrowsError(try ResultsFiles.read(directory.path)) { error in
+            XCTAssertTrue("\(error)".contains("row 2: phase 'cooldown'"), "\(error)")
+        }
+        try FileManager.default.removeItem(at: file)
+        XCTAssertEqual(try ResultsFiles.read(directory.path).cases[0].violationSamples, [])
+
+        try ResultsFiles.write(sampleCases(), provenance: provenance(), to: directory)
+        XCTAssertEqual(try CSVFile.read(file, requiring: ResultsFiles.violationsHeader).count, 0, "a clean run writes only the header")
+    }
+
     func testTidyRowsFollowTheSchema() throws {
         let directory = try temporaryDirectory()
         try ResultsFiles.write(sampleCases(), provenance: provenance(), to: directory)
