@@ -28,11 +28,12 @@ let package = Package(
         .plugin(name: "SchedBenchPlugin", targets: ["SchedBenchPlugin"]),
     ],
     traits: [
-        // Stress points and seeded bugs in the core, for `schedbench stress`
-        // (`swift build --traits StressHooks`). Off by default: without it they compile to nothing.
+        // Stress points in the core, for `schedbench stress` (`swift build --traits StressHooks`).
+        // Off by default: without it they compile to nothing. The seeded bugs are not in the
+        // sources: scripts/seeded-bugs.py makes a copy of the tree that has them.
         .trait(
             name: "StressHooks",
-            description: "Compile the core's stress points (perturbation for schedbench stress) and its seeded bugs (RXSCHEDULERS_SEEDED_BUG)."
+            description: "Compile the core's stress points (perturbation for schedbench stress)."
         ),
         // A history shared by a fleet in PostgreSQL (`--db postgres://…`), through postgres-nio
         // (`swift build -c release --traits PostgreSQL`). Off by default: it adds SwiftNIO and

@@ -1,53 +1,30 @@
 #!/usr/bin/env bash
-# Measures the seeded-bug catalogue: for each seeded bug (RXSCHEDULERS_SEEDED_BUG), runs
-# the scenario meant to catch it with the share of the default budget one scenario gets
-# (60 s / 9 scenarios) over SEEDS seeds, and prints a Markdown table: seeds caught and the
-# median seconds to the first violation. Builds schedbench in release with the
-# StressHooks trait first, unless BINARY names one.
+# Measures the seeded-bug catalogue (scripts/seeded-bugs.txt): for each seeded bug
+# (RXSCHEDULERS_SEEDED_BUG), runs the scenario meant to catch it with the share of the
+# default budget one scenario gets (60 s / 11 scenarios) over SEEDS seeds, and prints a
+# Markdown table: seeds caught and the median seconds to the first violation. Builds the
+# seeded copy of the tree first (scripts/seeded-bugs.py build), unless BINARY names one.
+# (scripts/seeded-bugs.py check is the pass/fail check of one seed that scripts/test.sh runs.)
 # With DEFAULT=1, instead runs each bug under the default `schedbench stress` (every
 # scenario, 60 s, seed 1 unless SEED says otherwise) and prints which scenarios caught it:
 # what a user running `stress` with no options would see.
 #   scripts/stress-catalogue.sh              10 seeds (1…10)
 #   SEEDS=3 scripts/stress-catalogue.sh      fewer
 #   DEFAULT=1 scripts/stress-catalogue.sh    each bug under the default stress run
-#   BINARY=path scripts/stress-catalogue.sh  a schedbench already built with StressHooks
+#   BINARY=path scripts/stress-catalogue.sh  a seeded build made earlier
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 ensure_debian_packages libjemalloc-dev libsqlite3-dev pkg-config
-if [ -z "${BINARY:-}" ]; then
-    swift build -c release --traits StressHooks --scratch-path .build-stress --product schedbench >/dev/null
-fi
-binary="${BINARY:-.build-stress/release/schedbench}"
+binary="${BINARY:-$(scripts/seeded-bugs.py build)}"
 seeds="${SEEDS:-10}"
-share=$(python3 -c 'print(60 / 9)')
+share=$(python3 -c 'print(60 / 11)')
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 
-# bug → scenario, as `schedbench list` and the docs pair them.
-catalogue=(
-    "drainLostWakeup observeOn.stop"
-    "drainLateDisposeCheck observeOn.dispose"
-    "drainDeliversPastStop observeOn.stop"
-    "queueBoundaryDuplicate mpsc.spec"
-    "queueBoundaryHang mpsc.spec"
-    "mergeUnserialized subscribe.storm"
-    "serialDisposableLeak subscribe.storm"
-    "mainReentrant main.counting"
-    "mainJumpsQueue main.counting"
-    "mainInlineAheadOfClaimed main.counting"
-    "batchLostWakeup main.counting"
-    "catchUpMergesTicks periodic.stall"
-    "trampolineRunsDisposed trampoline.tree"
-    "trampolineReusesHeldSlot trampoline.tree"
-    "batchIgnoresHandles batched.spec"
-    "actionQueueRecyclesHeldChunk batched.spec"
-    "perActionRunsDisposed batched.spec"
-    "trampolineStopsAtChunkMultiple trampoline.tree"
-    "scheduledDisposableInline disposal.site"
-    "shareReplayUngated subscribe.storm"
-    "subjectReleasesDeliveringObserver subject.delivery"
-)
+# bug → scenario, from the catalogue.
+catalogue=()
+while IFS=$'\t' read -r bug scenario _; do catalogue+=("$bug $scenario"); done < <(scripts/seeded-bugs.py list)
 if [ "${DEFAULT:-0}" = "1" ]; then
     seed="${SEED:-1}"
     echo "| seeded bug | default stress (60 s, seed $seed) | caught by |"

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Runs every test: the full suite in a debug build, the core's tests again in a release
-# build without any trait (the configuration users ship: no stress points, no seeded bugs;
+# build without any trait (the configuration users ship: no stress points;
 # the hot paths inlined into callers), the publish-order check of that build
 # (scripts/check-publish-order.py), the instruction-count gate of the core's hot paths
 # (scripts/instruction-gate.py, callgrind), a short stress pass (schedbench stress, 45 s, a
-# fresh seed) on a release build with the stress hooks, the whole suite under
+# fresh seed) on a release build with the stress hooks, the seeded-bug catalogue (each bug
+# planted in a copy of the tree and caught by its scenario: scripts/seeded-bugs.py), the whole suite under
 # ThreadSanitizer (it must report nothing), the example package of a user's scheduler
 # (built in release through the command plugin, measured, and stress-tested: its correct
 # scheduler passes, its broken one fails), the public-API check, and the DocC catalogs (no
 # warnings allowed). The debug and ThreadSanitizer builds have the StressHooks trait (the
-# core's stress points and seeded bugs, which the stress tests need). The debug pass also
+# core's stress points, which the stress tests need). The debug pass also
 # has the PostgreSQL trait and runs the history tests against a PostgreSQL server it
 # starts on loopback (scripts/test-postgres.sh); the other passes leave PostgreSQL out (it
 # adds SwiftNIO and BoringSSL to each build).
@@ -47,30 +48,28 @@ if [ "${SKIP_RELEASE:-0}" != "1" ]; then
     scripts/instruction-gate.py
     # The gate must fail on a seeded 20% slowdown of one path (a copy of HEAD with slower map).
     scripts/instruction-gate.py --self-test
-    echo "== schedbench stress (release with the stress hooks, 45 s; a failure prints its seed and replay command)"
-    swift build -c release --traits StressHooks --scratch-path .build-release-stress --product schedbench
+    # The seeded-bug catalogue lives outside the core: a copy of the tree with every bug of
+    # scripts/seeded-bugs.txt planted behind a run-time switch, built in release with the
+    # stress hooks. With no bug switched on it is the stress build.
+    echo "== the seeded copy of the tree (scripts/seeded-bugs.py: its planting rules, then the build)"
+    scripts/seeded-bugs.py --self-test
+    seeded="$(scripts/seeded-bugs.py build)"
     # No workload closure may pay a run-time executor check the scheduler under test does not.
-    scripts/check-isolation-checks.sh .build-release-stress/release/schedbench
+    scripts/check-isolation-checks.sh "$seeded"
     # The validation slowdown (ValidationSlowdown trait) must leave no code in a build without it.
-    nm .build-release-stress/release/schedbench > .build-release-stress/symbols.txt
-    if grep -q '18ValidationSlowdownO4spin' .build-release-stress/symbols.txt; then
+    if nm "$seeded" | grep -q '18ValidationSlowdownO4spin'; then
         echo "error: a build without the ValidationSlowdown trait contains its spin" >&2
         exit 1
     fi
+    echo "== schedbench stress (release with the stress hooks, no bug switched on, 45 s; a failure prints its seed and replay command)"
     stress_out="$(mktemp -d)"
-    .build-release-stress/release/schedbench stress --duration 45 --out "$stress_out/stress" --quiet
-    # PublishSubject calls its sole observer without a retain; only a release build shows an
-    # observer released mid-delivery (a debug build copies the closure around the call), so
-    # the seeded bug that does so is checked here: subject.delivery must fail with 3.
-    echo "== subject.delivery catches subjectReleasesDeliveringObserver (release build)"
-    status=0
-    RXSCHEDULERS_SEEDED_BUG=subjectReleasesDeliveringObserver .build-release-stress/release/schedbench stress \
-        --scenario subject.delivery --seed 1 --duration 15 --out "$stress_out/seeded" --quiet || status=$?
-    if [ "$status" != "3" ]; then
-        echo "error: subject.delivery exited $status with subjectReleasesDeliveringObserver, not 3 (caught)" >&2
-        exit 1
-    fi
+    "$seeded" stress --duration 45 --out "$stress_out/stress" --quiet
     rm -rf "$stress_out"
+    # Each bug against the scenario meant to catch it (the release build is where some show:
+    # PublishSubject calls its sole observer without a retain, and a debug build copies the
+    # closure around the call), a replay line that reproduces, a misspelt bug refused.
+    echo "== every seeded bug caught by its scenario (scripts/seeded-bugs.py check: seed 1, at most 30 s each)"
+    scripts/seeded-bugs.py check --binary "$seeded"
 fi
 
 if [ "${SKIP_TSAN:-0}" != "1" ]; then

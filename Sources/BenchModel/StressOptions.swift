@@ -15,6 +15,9 @@ package struct StressOptions: Codable, Sendable, Equatable {
     /// The registered scheduler `scheduler.contract` stresses (`--scheduler`); nil: each
     /// iteration picks a built-in.
     package var scheduler: SchedulerName?
+    /// The core's stress points that may be perturbed (`--points`, by name); nil: every
+    /// point; empty: none (the scenarios' own pauses and spinning threads only).
+    package var points: [String]?
 
     /// The default budget of a whole run, split evenly across the scenarios it runs.
     package static let defaultRunSeconds = 60.0
@@ -23,9 +26,10 @@ package struct StressOptions: Codable, Sendable, Equatable {
 
     package init(
         seed: UInt64, seconds: Double?, iterations: Int?, spinners: Int = defaultSpinners, hangTimeout: Double = defaultHangTimeout,
-        scheduler: SchedulerName? = nil
+        scheduler: SchedulerName? = nil, points: [String]? = nil
     ) {
         self.scheduler = scheduler
+        self.points = points
         self.seed = seed
         self.seconds = seconds
         self.iterations = iterations

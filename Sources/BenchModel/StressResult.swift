@@ -1,4 +1,3 @@
-import RxSchedulers
 
 /// What one scenario's stress run found. Codable: a scenario runs in a child process and
 /// its result travels back over the child protocol.
@@ -24,15 +23,22 @@ package struct StressResult: Codable, Sendable {
     package var hooksCompiled: Bool
     /// The spinning threads that competed for the cores (`--threads`).
     package var spinners: Int
-    /// The seeded bug the core ran with (`RXSCHEDULERS_SEEDED_BUG`), if any.
+    /// The seeded bug the core ran with (`RXSCHEDULERS_SEEDED_BUG`, in a build made by
+    /// scripts/seeded-bugs.py), if any.
     package var seededBug: String?
     /// The registered scheduler the scenario stressed (`--scheduler`), if one was named.
     package var scheduler: SchedulerName?
+    /// The stress points perturbation was limited to (`--points`), if it was.
+    package var points: [String]?
     /// When the scenario's child crashed: the end of what it wrote to standard error, the
     /// Swift runtime's backtrace of every thread (at most `StressRun.keptCrashOutput` bytes).
     package var crashLog: String?
 
     package static let sampleLimit = 10
+
+    /// The environment variable that switches a seeded bug on, in a build of the seeded-bug
+    /// catalogue (scripts/seeded-bugs.py).
+    package static let seededBugVariable = "RXSCHEDULERS_SEEDED_BUG"
 
     /// The command a replay starts with: `schedbench`, or the name of the user's
     /// SchedulerBench executable that ran the scenario (its entry point sets it).
@@ -64,9 +70,11 @@ package struct StressResult: Codable, Sendable {
     /// spinning threads, under the same seeded bug. Pasted into a shell it runs as is.
     package var replayCommand: String? {
         replayIterations.map { iterations in
-            let bug = seededBug.map { "\(SeededBug.environmentVariable)=\($0) " } ?? ""
+            let bug = seededBug.map { "\(Self.seededBugVariable)=\($0) " } ?? ""
             let target = scheduler.map { " --scheduler \($0.rawValue)" } ?? ""
-            return "\(bug)\(Self.commandName) stress --scenario \(scenario.rawValue)\(target) --seed \(seed) --iterations \(iterations) --threads \(spinners)"
+            let limited = points.map { " --points \($0.isEmpty ? "none" : $0.joined(separator: ","))" } ?? ""
+            return
+                "\(bug)\(Self.commandName) stress --scenario \(scenario.rawValue)\(target) --seed \(seed) --iterations \(iterations) --threads \(spinners)\(limited)"
         }
     }
 

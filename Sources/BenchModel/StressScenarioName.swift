@@ -1,6 +1,7 @@
 /// The stress scenarios, by their stable names (`schedbench stress --scenario`,
 /// `stress.csv`). Each states a property of the core and checks it on every iteration; the
-/// scenario itself (`BenchStress`) says what it checks and which seeded bugs it catches.
+/// scenario itself (`BenchStress`) says what it checks; the seeded-bug catalogue
+/// (scripts/seeded-bugs.txt) says which planted bug each catches.
 package enum StressScenarioName: String, Codable, Sendable, CaseIterable, Comparable {
     case mpscSpec = "mpsc.spec"
     case observeOnDispose = "observeOn.dispose"
@@ -12,6 +13,7 @@ package enum StressScenarioName: String, Codable, Sendable, CaseIterable, Compar
     case batchedSpec = "batched.spec"
     case disposalSite = "disposal.site"
     case subjectDelivery = "subject.delivery"
+    case mergeFanIn = "merge.fanIn"
     /// The contract of any registered scheduler (`stress --scheduler NAME`).
     case schedulerContract = "scheduler.contract"
 

@@ -23,6 +23,8 @@ package enum ViolationKind: String, Codable, Sendable, CaseIterable, Comparable 
     /// A disposal (or an action) ran somewhere other than where its contract says: off the
     /// scheduler `subscribe(on:)` must dispose its source on.
     case wrongSite = "wrong_site"
+    /// More work running at once than a limit allows (`merge(maxConcurrent:)`'s sources).
+    case overLimit = "over_limit"
     /// A periodic tick that was due never ran.
     case lostTick = "lost_tick"
     /// A periodic tick ran early, or more ticks ran than periods passed.

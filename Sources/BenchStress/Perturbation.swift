@@ -19,7 +19,7 @@ import Synchronization
 ///
 /// Cost at a point: a pthread-key read and a few relaxed loads; perturbation itself is
 /// the point. Without the `StressHooks` trait nothing calls it.
-enum Perturbation {
+package enum Perturbation {
     /// One iteration's perturbation plan.
     struct Plan: Sendable, Equatable {
         /// Bit `n` set: `StressPoint(rawValue: n)` is perturbed.
@@ -29,13 +29,14 @@ enum Perturbation {
 
         static let off = Plan(hotPoints: 0, threshold: 0)
 
-        /// A random plan: each point hot with probability one half, and a rate of 0, 1/256,
-        /// 1/32 or 1/4 per pass.
-        static func random(_ random: inout StressRandom) -> Plan {
+        /// A random plan: each point of `mask` hot with probability one half, and a rate of
+        /// 0, 1/256, 1/32 or 1/4 per pass. The draws are the same whatever the mask, so a
+        /// limited run perturbs a subset of what the unlimited one with its seed does.
+        static func random(_ random: inout StressRandom, limitedTo mask: UInt32 = .max) -> Plan {
             var hot: UInt32 = 0
             for point in StressPoint.allCases where random.chance(0.5) { hot |= 1 << UInt32(point.rawValue) }
             let rates: [UInt64] = [0, UInt64.max / 256, UInt64.max / 32, UInt64.max / 4]
-            return Plan(hotPoints: hot, threshold: random.pick(rates))
+            return Plan(hotPoints: hot & mask, threshold: random.pick(rates))
         }
     }
 
@@ -72,6 +73,15 @@ enum Perturbation {
         precondition(status == 0, "pthread_key_create failed with \(status)")
         return key
     }()
+
+    /// The names `--points` takes, with what each point is: every stress point of the core.
+    package static var points: [(name: String, summary: String)] { StressPoint.allCases.map { (String(describing: $0), $0.summary) } }
+
+    /// The hot-point mask of `names` (nil: every point); names are checked by the caller.
+    static func mask(_ names: [String]?) -> UInt32 {
+        guard let names else { return .max }
+        return StressPoint.allCases.filter { names.contains(String(describing: $0)) }.reduce(0) { $0 | 1 << UInt32($1.rawValue) }
+    }
 
     /// Routes the core's stress points here (a no-op without the trait), until `uninstall()`.
     static func install() {
@@ -124,7 +134,7 @@ enum Perturbation {
     static func threadReport() -> [String] {
         registryLock.withLock {
             records.filter { $0.visits.load(ordering: .relaxed) > 0 && !$0.exited.load(ordering: .relaxed) }.map { record in
-                let point = StressPoint(rawValue: UInt8(clamping: record.lastPoint.load(ordering: .relaxed))).map { "\($0)" } ?? "none"
+                let point = StressPoint(rawValue: UInt8(clamping: record.lastPoint.load(ordering: .relaxed))).map(\.summary) ?? "none"
                 return "\(record.name): last at \(point) (\(record.visits.load(ordering: .relaxed)) points passed)"
             }
         }

@@ -12,7 +12,7 @@ protocol StressScenario: AnyObject {
     func run(_ iteration: StressIteration)
 }
 
-/// A scenario of the catalogue (`StressScenarios`): it says what it checks and catches,
+/// A scenario of the catalogue (`StressScenarios`): it says what it checks,
 /// and the runner makes a fresh one for each run.
 protocol CataloguedStressScenario: StressScenario, SendableMetatype {
     /// Its stable name (`schedbench stress --scenario`, `stress.csv`).
@@ -21,8 +21,6 @@ protocol CataloguedStressScenario: StressScenario, SendableMetatype {
     static var summary: String { get }
     /// The violation kinds it checks; `stress.csv` has a row for each, zeros included.
     static var checks: [ViolationKind] { get }
-    /// The seeded bugs (`SeededBug`) it is meant to catch: the catalogue's map.
-    static var catches: [SeededBug] { get }
 
     init()
 }

@@ -18,12 +18,15 @@ package struct StressRun: Sendable {
         package var hangTimeout: Double
         /// The registered scheduler `scheduler.contract` stresses; nil: built-ins.
         package var scheduler: SchedulerName?
+        /// The stress points perturbation is limited to; nil: all.
+        package var points: [String]?
 
         package init(
             scenarios: [StressScenarioName], seed: UInt64, seconds: Double?, iterations: Int?, spinners: Int = StressOptions.defaultSpinners,
-            hangTimeout: Double = StressOptions.defaultHangTimeout, scheduler: SchedulerName? = nil
+            hangTimeout: Double = StressOptions.defaultHangTimeout, scheduler: SchedulerName? = nil, points: [String]? = nil
         ) {
             self.scheduler = scheduler
+            self.points = points
             self.scenarios = scenarios
             self.seed = seed
             self.seconds = seconds
@@ -36,7 +39,7 @@ package struct StressRun: Sendable {
         package var scenarioOptions: StressOptions {
             StressOptions(
                 seed: seed, seconds: seconds.map { $0 / Double(max(1, scenarios.count)) }, iterations: iterations, spinners: spinners,
-                hangTimeout: hangTimeout, scheduler: scheduler)
+                hangTimeout: hangTimeout, scheduler: scheduler, points: points)
         }
     }
 
@@ -156,8 +159,9 @@ package struct StressRun: Sendable {
             // It started and then died: the scenario crashed it.
             var result = StressResult(
                 scenario: scenario, seed: options.seed, hooksCompiled: StressHooks.isCompiled, spinners: options.spinners,
-                seededBug: SeededBug.active?.rawValue)
+                seededBug: SeededBugRequest.requested)
             result.scheduler = options.scheduler
+            result.points = options.points
             let iteration = tracker.lastIteration!
             result.iterations = iteration + 1
             result.durationSeconds = Date().timeIntervalSince(started)

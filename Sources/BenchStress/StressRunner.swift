@@ -36,9 +36,11 @@ package enum StressRunner {
         // Locked boxes rather than `Mutex`: ThreadSanitizer sees pthread locks, not Mutex's futex.
         var initial = StressResult(
             scenario: scenario, seed: options.seed, hooksCompiled: StressHooks.isCompiled, spinners: options.spinners,
-            seededBug: SeededBug.active?.rawValue)
+            seededBug: SeededBugRequest.requested)
         initial.scheduler = options.scheduler
+        initial.points = options.points
         let state = Locked(initial)
+        let hotMask = Perturbation.mask(options.points)
         let outcomeTable = Locked([String: StressOutcome]())
         let heartbeat = Heartbeat()
         let finished = DispatchSemaphore(value: 0)
@@ -57,7 +59,7 @@ package enum StressRunner {
                 let iteration = StressIteration(
                     scenario: scenario, index: index, seed: options.seed, heartbeat: heartbeat, targetScheduler: options.scheduler)
                 var planRandom = iteration.stream(Int.max)
-                Perturbation.begin(.random(&planRandom), seed: planRandom.next())
+                Perturbation.begin(.random(&planRandom, limitedTo: hotMask), seed: planRandom.next())
                 heartbeat.beat()
                 if FaultInjection.current == .crash && index == FaultInjection.crashIteration {
                     fatalError("\(FaultInjection.environmentKey)=crash: the stress child dies in iteration \(index)")

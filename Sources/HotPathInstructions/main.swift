@@ -210,6 +210,19 @@ let hotPaths: [HotPath] = [
             subscription.dispose()
         }),
     HotPath(
+        name: "chain.merge", crossesThreads: false,
+        summary: "PublishSubject.onNext → merge (with a second, idle subject) → map → observer: the merge's uncontended path",
+        run: { events, instrumented in
+            let subject = PublishSubject<Int>()
+            let idle = PublishSubject<Int>()
+            let subscription = Observable.merge(subject.asObservable(), idle.asObservable()).map { $0 &* 3 }.subscribe(onNext: consume)
+            for value in 0..<events { subject.onNext(value) }
+            instrumented {
+                for value in 0..<events { subject.onNext(value) }
+            }
+            subscription.dispose()
+        }),
+    HotPath(
         name: "mpsc.enqueueDequeue", crossesThreads: false, summary: "MPSCQueue<Int>: enqueue then dequeue, one thread",
         run: { events, instrumented in
             let queue = MPSCQueue<Int>()

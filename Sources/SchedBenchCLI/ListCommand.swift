@@ -46,8 +46,9 @@ struct ListCommand: ParsableCommand {
         for scenario in StressScenarioName.allCases {
             lines.append("  \(padded(scenario.rawValue, 22))\(scenario.summary)")
             lines.append("\(indent)checks: \(scenario.checks.map(\.rawValue).joined(separator: ", "))")
-            lines.append("\(indent)seeded bugs it catches: \(scenario.catches.map(\.rawValue).joined(separator: ", "))")
         }
+        lines.append("\nStress points of the core (schedbench stress --points; perturbed in a build with the StressHooks trait):")
+        lines += Perturbation.points.map { "  \(padded($0.name, 26))\($0.summary)" }
         return lines.joined(separator: "\n")
     }
 }

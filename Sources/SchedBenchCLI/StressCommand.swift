@@ -45,6 +45,11 @@ struct StressCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds without progress that count as a hang.")
     var hangTimeout = StressOptions.defaultHangTimeout
 
+    @Option(
+        help: ArgumentHelp(
+            "Perturb only these stress points of the core (names in `schedbench list`), or none; default: all.", valueName: "names"))
+    var points: String?
+
     @Option(help: "Results directory (default: results/stress-<run-id>).")
     var out: String?
 
@@ -81,21 +86,22 @@ struct StressCommand: ParsableCommand {
             throw ValidationError("--hang-timeout \(hangTimeout) is outside 0.5...600 seconds")
         }
         if let out, out.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--out '' names no directory") }
-        if let problem = Self.seededBugProblem { throw ValidationError(problem) }
+        _ = try pointNames()
+        if let problem = SeededBugRequest.problem { throw ValidationError(problem) }
         if let problem = FaultInjection.environmentProblem { throw ValidationError(problem) }
     }
 
-    /// A set `RXSCHEDULERS_SEEDED_BUG` this build cannot honour: misspelt, or a build without hooks.
-    static var seededBugProblem: String? {
-        guard let value = ProcessInfo.processInfo.environment[SeededBug.environmentVariable] else { return nil }
-        guard SeededBug(rawValue: value) != nil else {
-            return
-                "\(SeededBug.environmentVariable)='\(value)' names no seeded bug; valid: \(SeededBug.allCases.map(\.rawValue).joined(separator: ", "))"
+    /// `--points` as names (empty for `none`); nil when not given. An unknown name is a usage error.
+    func pointNames() throws -> [String]? {
+        guard let points else { return nil }
+        let names = points.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if names == ["none"] { return [] }
+        let valid = Perturbation.points.map(\.name)
+        guard !names.isEmpty else { throw ValidationError("--points '\(points)' names no stress point; valid: none, \(valid.joined(separator: ", "))") }
+        for name in names where !valid.contains(name) {
+            throw ValidationError("unknown --points '\(name)'; valid: none, \(valid.joined(separator: ", "))")
         }
-        guard StressHooks.isCompiled else {
-            return "\(SeededBug.environmentVariable) is set, but this build has no stress hooks; build with --traits StressHooks"
-        }
-        return nil
+        return names
     }
 
     func run() throws {
@@ -108,7 +114,7 @@ struct StressCommand: ParsableCommand {
         let file = directory.appendingPathComponent(StressFile.name)
         let plan = StressRun.Plan(
             scenarios: chosen, seed: seed, seconds: seconds, iterations: iterations, spinners: threads, hangTimeout: hangTimeout,
-            scheduler: scheduler.map(SchedulerName.init))
+            scheduler: scheduler.map(SchedulerName.init), points: try pointNames())
         let renderer = StressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1, quiet: quiet)
         let cancellation = CancellationToken()
         let run = StressRun(plan: plan, output: .init(directory: directory, provenance: provenance), observer: renderer, cancellation: cancellation)
@@ -120,7 +126,7 @@ struct StressCommand: ParsableCommand {
         }
 
         let hooks = StressHooks.isCompiled ? "stress hooks compiled in" : "no stress hooks in this build (swift build --traits StressHooks adds them)"
-        let bug = SeededBug.active.map { ", seeded bug \($0.rawValue)" } ?? ""
+        let bug = SeededBugRequest.requested.map { ", seeded bug \($0)" } ?? ""
         printError(
             "stress: seed \(seed), \(chosen.count) scenarios, \(seconds.map { String(format: "%g s", $0) } ?? "\(iterations!) iterations each"); \(hooks)\(bug)"
         )

@@ -36,7 +36,6 @@ final class BatchedSpecScenario: CataloguedStressScenario {
     static let summary =
         "dispatch, batched and per-action, on serial, concurrent and main: random producers, handles disposed at once, from another thread or never: order, no loss, nothing run once disposed before its turn, results disposed once and released"
     static let checks: [ViolationKind] = [.lost, .duplicate, .reorder, .afterDispose, .leak, .hang, .crash]
-    static let catches: [SeededBug] = [.batchIgnoresHandles, .batchLostWakeup, .perActionRunsDisposed, .actionQueueRecyclesHeldChunk]
 
     /// The schedulers under test, each with its dispatch.
     enum Target: CaseIterable {

@@ -33,7 +33,6 @@ final class DisposalSiteScenario: CataloguedStressScenario {
     static let summary =
         "subscribe(on: S) disposes its source's subscription on S, once, whoever disposes and whenever; flatMap disposes an inner subscription that arrives after its disposal"
     static let checks: [ViolationKind] = [.wrongSite, .duplicate, .leak, .hang, .crash]
-    static let catches: [SeededBug] = [.scheduledDisposableInline]
 
     /// A scheduler whose queue or thread can be recognised from inside an action.
     private struct Target {

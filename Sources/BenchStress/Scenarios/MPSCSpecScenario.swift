@@ -22,7 +22,6 @@ final class MPSCSpecScenario: CataloguedStressScenario {
     static let summary =
         "MPSCQueue: random producers and pauses, history checked against a FIFO spec (per-producer order, no loss or duplicate)"
     static let checks: [ViolationKind] = [.lost, .duplicate, .reorder, .hang, .crash]
-    static let catches: [SeededBug] = [.queueBoundaryDuplicate, .queueBoundaryHang]
 
     func run(_ iteration: StressIteration) {
         var random = iteration.random

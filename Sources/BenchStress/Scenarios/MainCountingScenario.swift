@@ -25,7 +25,6 @@ final class MainCountingScenario: CataloguedStressScenario {
     static let summary =
         "MainScheduler from main-thread callers and background floods: FIFO per caller, no re-entrancy, pendingCount back to 0"
     static let checks: [ViolationKind] = [.lost, .reorder, .reentrant, .leak, .hang, .crash]
-    static let catches: [SeededBug] = [.mainReentrant, .mainJumpsQueue, .mainInlineAheadOfClaimed, .batchLostWakeup]
 
     func run(_ iteration: StressIteration) {
         var random = iteration.random

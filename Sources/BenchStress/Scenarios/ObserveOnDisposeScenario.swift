@@ -28,7 +28,6 @@ final class ObserveOnDisposeScenario: CataloguedStressScenario {
     static let summary =
         "observe(on:) × scheduler × strategy, disposed inside the observer, from a block on its scheduler, or from another thread"
     static let checks: [ViolationKind] = [.lost, .duplicate, .reorder, .afterDispose, .overlap, .grammar, .leak, .hang, .crash]
-    static let catches: [SeededBug] = [.drainLateDisposeCheck]
 
     enum Mode: String, CaseIterable { case none, inside, block, thread }
 

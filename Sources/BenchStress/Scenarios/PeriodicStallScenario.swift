@@ -25,7 +25,6 @@ final class PeriodicStallScenario: CataloguedStressScenario {
     static let summary =
         "interval with random stalls, every policy × scheduler: catchUp loses no tick, fixedRate keeps its grid, none early"
     static let checks: [ViolationKind] = [.lost, .duplicate, .reorder, .lostTick, .extraTick, .leak, .hang, .crash]
-    static let catches: [SeededBug] = [.catchUpMergesTicks]
 
     static let period = 0.002
 

@@ -32,7 +32,6 @@ final class SchedulerContractScenario: CataloguedStressScenario {
     static let checks: [ViolationKind] = [.lost, .duplicate, .reorder, .afterDispose, .overlap, .grammar, .lostTick, .extraTick, .hang, .crash]
     /// On `serial` (per-action dispatch by default), an action disposed behind a running
     /// one is the ordered dispose the scenario checks.
-    static let catches: [SeededBug] = [.perActionRunsDisposed]
 
     /// The built-ins an iteration picks from when no scheduler is named: the real-time Rx schedulers.
     static let builtInTargets: [SchedulerName] = [.currentThread, .main, .serial, .concurrent, .concurrentMain, .operationQueue]

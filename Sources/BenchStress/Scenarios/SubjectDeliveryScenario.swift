@@ -31,7 +31,6 @@ final class SubjectDeliveryScenario: CataloguedStressScenario {
     static let summary =
         "PublishSubject's sole observer called without a lock or a retain: unsubscribed from outside, from inside, or while it waits, it is released only after its delivery"
     static let checks: [ViolationKind] = [.useAfterRelease, .lost, .duplicate, .reorder, .grammar, .leak, .hang, .crash]
-    static let catches: [SeededBug] = [.subjectReleasesDeliveringObserver]
 
     enum Ending: String, CaseIterable { case outside, inside, handshake }
     enum Finale: String, CaseIterable { case stop, dispose, fromSender }

@@ -20,7 +20,6 @@ final class SubscribeStormScenario: CataloguedStressScenario {
     static let summary =
         "threads subscribe and dispose random pipelines at once: no crash, no leak, grammar and serialization kept"
     static let checks: [ViolationKind] = [.overlap, .grammar, .reorder, .leak, .hang, .crash]
-    static let catches: [SeededBug] = [.mergeUnserialized, .serialDisposableLeak, .shareReplayUngated]
 
     enum Pipeline: String, CaseIterable {
         case subscribeOn, observeOn, merge, flatMapLatest, amb, concat, share, shareLate, throttle, interval, endlessInterval

@@ -32,7 +32,6 @@ final class TrampolineTreeScenario: CataloguedStressScenario {
     static let summary =
         "random nested schedule trees (with disposals) on CurrentThreadScheduler against a model of RxSwift's trampoline"
     static let checks: [ViolationKind] = [.lost, .duplicate, .reorder, .afterDispose, .hang, .crash]
-    static let catches: [SeededBug] = [.trampolineRunsDisposed, .trampolineReusesHeldSlot, .trampolineStopsAtChunkMultiple]
 
     enum Operation {
         case schedule(Int)

@@ -21,12 +21,6 @@ public final class ScheduledDisposable: Cancelable, @unchecked Sendable {
 
     public func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        if SeededBug.isActive(.scheduledDisposableInline) {
-            let inner = self.inner
-            self.inner = nil
-            inner?.dispose()
-            return
-        }
         _ = scheduler.schedule(self) { scheduled in
             let inner = scheduled.inner
             scheduled.inner = nil

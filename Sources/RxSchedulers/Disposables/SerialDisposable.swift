@@ -23,7 +23,7 @@ public final class SerialDisposable: Cancelable, @unchecked Sendable {
                 return (replaced, false)
             }
             replaced?.dispose()
-            if disposeNew && !SeededBug.isActive(.serialDisposableLeak) { newValue.dispose() }
+            if disposeNew { newValue.dispose() }
         }
     }
 

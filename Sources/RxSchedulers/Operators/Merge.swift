@@ -1,3 +1,5 @@
+import Synchronization
+
 extension ObservableType {
     /// Each element mapped to an inner sequence, all inner sequences merged. Completes
     /// when the source and every inner sequence have completed; any error ends it.
@@ -59,14 +61,21 @@ extension ObservableType {
 }
 
 /// The state of one `flatMap`/`merge` subscription: the inner subscriptions, how many
-/// are active, and a recursive lock under which events of concurrent inner sources reach
-/// the observer one at a time (recursive, as in RxSwift, so an observer that makes an
-/// inner source emit synchronously does not deadlock).
+/// sources are still running, and the `EmissionSerializer` through which events of
+/// concurrent inner sources reach the observer one at a time, each source's in its order,
+/// with no lock held while the observer runs (RxSwift holds a recursive lock across
+/// delivery: at 16 producers every sender waited for the one delivering).
 ///
-/// Nothing is disposed under the lock (as RxSwift main since #2711): a completed inner
-/// subscription, the outer one, and the whole subscription after a stop event are
-/// disposed after the lock is released, since tearing a source down may take its own
-/// locks, which a thread sending into the merge may hold.
+/// Every event goes through the serializer, stop events included, so a `completed` or an
+/// `error` is delivered after the events sent before it and ends the subscription:
+/// events still queued behind it are dropped, and it is disposed right after the stop
+/// event is delivered. An observer that makes an inner source emit on its own thread
+/// gets that event after its call returns (RxSwift delivers it inside the call, under
+/// the recursive lock): see "Differences from RxSwift".
+///
+/// Completion: `running` counts the outer source and each inner one subscribed and not
+/// completed; the source whose completion takes it to zero sends `completed`. Nothing is
+/// disposed while an event is being delivered by another thread's call into this sink.
 ///
 /// Inlinable, so the per-event closure `subscribeInner` builds is specialized in the
 /// caller's module (unspecialized, three generic-metadata lookups per event cost more
@@ -75,18 +84,25 @@ extension ObservableType {
 final class MergeSink<Element>: @unchecked Sendable {
     @usableFromInline let downstream: AnyObserver<Element>
     @usableFromInline let gate: SinkGate
-    @usableFromInline let lock = Lock(recursive: true)
     @usableFromInline let group = CompositeDisposable()
     @usableFromInline let outerSubscription = SingleAssignmentDisposable()
-    /// Inner sequences subscribed and not completed (under `lock`).
-    @usableFromInline var activeCount = 0
-    /// Whether the outer sequence has completed (under `lock`).
-    @usableFromInline var outerStopped = false
+    /// The outer source, until it completes, plus the inner sources subscribed and not completed.
+    @usableFromInline let running = Atomic<Int>(1)
+    @usableFromInline let serializer: EmissionSerializer<Element>
 
     @inlinable
     init(downstream: AnyObserver<Element>, cancel: Cancelable) {
+        let gate = SinkGate(disposing: cancel)
         self.downstream = downstream
-        self.gate = SinkGate(disposing: cancel)
+        self.gate = gate
+        serializer = EmissionSerializer { event in
+            switch event {
+            case .next:
+                if !gate.isClosed { downstream.on(event) }
+            case .error, .completed:
+                if gate.sendStop(event, to: downstream) { gate.dispose() }
+            }
+        }
     }
 
     /// Subscribes `outer` to the source; returns what disposes every subscription.
@@ -97,54 +113,40 @@ final class MergeSink<Element>: @unchecked Sendable {
         return group
     }
 
-    /// Sends `error` and ends the subscription.
+    /// Sends `error` (after what was sent before it) and ends the subscription.
     @inlinable
     func fail(_ error: Swift.Error) {
-        lock.lock()
-        let ended = gate.sendStop(.error(error), to: downstream)
-        lock.unlock()
-        if ended { gate.dispose() }
+        serializer.emit(.error(error))
     }
 
-    /// The outer sequence completed: completes now if no inner sequence is active.
+    /// The outer sequence completed: completes once no inner sequence runs.
     @inlinable
     func outerCompleted() {
-        lock.lock()
-        outerStopped = true
-        let ended = activeCount == 0 && gate.sendStop(.completed, to: downstream)
-        lock.unlock()
         outerSubscription.dispose()
-        if ended { gate.dispose() }
+        sourceCompleted()
+    }
+
+    /// A source (the outer one or an inner one) completed: the last one sends `completed`.
+    @inlinable
+    func sourceCompleted() {
+        if running.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+            serializer.emit(.completed)
+        }
     }
 
     @inlinable
     func subscribeInner(_ inner: Observable<Element>) {
         let innerSubscription = SingleAssignmentDisposable()
         guard let key = group.insert(innerSubscription) else { return }
-        lock.lock()
-        activeCount += 1
-        lock.unlock()
+        running.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        let serializer = self.serializer
         let observer = ClosureObserver<Element> { event in
-            stressPoint(.mergeForwarding)
-            if SeededBug.isActive(.mergeUnserialized), case .next = event {
-                if !self.gate.isClosed { self.downstream.on(event) }
-                return
-            }
-            self.lock.lock()
             switch event {
-            case .next:
-                if !self.gate.isClosed { self.downstream.on(event) }
-                self.lock.unlock()
-            case .error:
-                let ended = self.gate.sendStop(event, to: self.downstream)
-                self.lock.unlock()
-                if ended { self.gate.dispose() }
+            case .next, .error:
+                serializer.emit(event)
             case .completed:
-                self.activeCount -= 1
-                let ended = self.outerStopped && self.activeCount == 0 && self.gate.sendStop(.completed, to: self.downstream)
-                self.lock.unlock()
                 self.group.remove(for: key)
-                if ended { self.gate.dispose() }
+                self.sourceCompleted()
             }
         }
         innerSubscription.setDisposable(inner.subscribe(observer))

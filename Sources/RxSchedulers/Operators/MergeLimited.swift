@@ -50,8 +50,16 @@ private final class MergeLimited<SourceElement, Inner: ObservableConvertibleType
     }
 }
 
-/// Under one recursive lock (as `merge`'s): the waiting queue, the active count, and every
-/// event sent downstream, so events reach the observer one at a time.
+/// The waiting sequences and the count of running ones under a lock that is never held
+/// while an observer runs or a sequence is subscribed; events reach the observer through
+/// an `EmissionSerializer`, as `merge`'s do, so concurrent inner sequences never wait for
+/// each other's deliveries.
+///
+/// Starting waiting sequences is a loop, not recursion: one thread at a time runs it
+/// (`starting`, under the lock), subscribing while a slot is free; a sequence that
+/// completes meanwhile (synchronously inside its own subscription, or on another thread)
+/// only frees its slot, and the loop, which checks for free slots under the lock before
+/// it ends, starts the next.
 private final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType
 where Observer.Element == Inner.Element {
     typealias Element = SourceElement
@@ -59,13 +67,17 @@ where Observer.Element == Inner.Element {
     private let selector: (SourceElement) throws -> Inner
     private let maxConcurrent: Int
     private let overflow: Overflow
-    private let lock = Lock(recursive: true)
+    private let lock = Lock()
     private let group = CompositeDisposable()
     private let outerSubscription = SingleAssignmentDisposable()
+    private var serializer: EmissionSerializer<Inner.Element>!
+    /// Sequences that arrived while every slot was taken (under `lock`).
     private var waiting = RingQueue<Observable<Inner.Element>>()
+    /// Inner sequences subscribed, or about to be, and not completed (under `lock`).
     private var active = 0
+    /// Whether the source has completed (under `lock`).
     private var outerStopped = false
-    /// A call of `startWaiting` is on the stack; a nested one leaves the work to it.
+    /// A thread is running `startWaiting`'s loop (under `lock`).
     private var starting = false
 
     init(selector: @escaping (SourceElement) throws -> Inner, maxConcurrent: Int, overflow: Overflow, observer: Observer, cancel: Cancelable) {
@@ -73,6 +85,15 @@ where Observer.Element == Inner.Element {
         self.maxConcurrent = maxConcurrent
         self.overflow = overflow
         super.init(observer: observer, cancel: cancel)
+        serializer = EmissionSerializer { [unowned self] event in
+            switch event {
+            case .next:
+                forwardOn(event)
+            case .error, .completed:
+                forwardOn(event)
+                dispose()
+            }
+        }
     }
 
     func run(_ source: Observable<SourceElement>) -> Disposable {
@@ -83,66 +104,101 @@ where Observer.Element == Inner.Element {
 
     /// The source's events: elements to map to inner sequences, and its own stop.
     func on(_ event: Event<SourceElement>) {
-        lock.lock()
-        defer { lock.unlock() }
         switch event {
         case .next(let element):
-            // Dropped before the selector runs, as in RxSwift's flatMapFirst.
-            if overflow == .drop && active >= maxConcurrent { return }
-            let inner: Inner
-            do { inner = try selector(element) } catch {
-                forwardOn(.error(error))
-                dispose()
+            if overflow == .drop {
+                // Dropped before the selector runs, as in RxSwift's flatMapFirst; the slot
+                // is taken before the selector runs, so a second element arriving while
+                // this one's sequence is being made is dropped too.
+                let admitted = lock.performLocked { () -> Bool in
+                    guard active < maxConcurrent else { return false }
+                    active += 1
+                    return true
+                }
+                guard admitted else { return }
+                guard let inner = makeInner(element) else {
+                    lock.performLocked { active -= 1 }
+                    return
+                }
+                subscribe(inner)
                 return
             }
-            waiting.enqueue(inner.asObservable())
+            guard let inner = makeInner(element) else { return }
+            lock.performLocked { waiting.enqueue(inner) }
             startWaiting()
         case .error(let error):
-            forwardOn(.error(error))
-            dispose()
+            serializer.emit(.error(error))
         case .completed:
-            outerStopped = true
             outerSubscription.dispose()
-            completeIfDone()
+            let done = lock.performLocked { () -> Bool in
+                outerStopped = true
+                return isDoneLocked
+            }
+            if done { serializer.emit(.completed) }
         }
     }
 
-    /// Subscribes waiting sequences while there are free slots (under `lock`).
+    /// The selector's sequence for `element`, or nil after sending its error.
+    private func makeInner(_ element: SourceElement) -> Observable<Inner.Element>? {
+        do {
+            return try selector(element).asObservable()
+        } catch {
+            serializer.emit(.error(error))
+            return nil
+        }
+    }
+
+    /// Subscribes waiting sequences while a slot is free, unless another call is doing so.
     private func startWaiting() {
-        guard !starting else { return }
-        starting = true
-        while active < maxConcurrent, !isDisposed, let next = waiting.dequeue() {
-            active += 1
-            subscribe(next)
+        var next = lock.performLocked { () -> Observable<Inner.Element>? in
+            guard !starting else { return nil }
+            if let inner = takeWaitingLocked() {
+                starting = true
+                return inner
+            }
+            return nil
         }
-        starting = false
-        completeIfDone()
+        while let inner = next {
+            subscribe(inner)
+            next = lock.performLocked { () -> Observable<Inner.Element>? in
+                if let inner = takeWaitingLocked() { return inner }
+                starting = false
+                return nil
+            }
+        }
+        // Whoever finds everything done sends `completed`; should two threads both find it,
+        // the first delivery disposes the sink and the second is dropped.
+        if lock.performLocked({ isDoneLocked }) { serializer.emit(.completed) }
     }
 
-    /// Completes once the source has and nothing runs or waits (under `lock`).
-    private func completeIfDone() {
-        guard outerStopped, !starting, active == 0, waiting.isEmpty else { return }
-        forwardOn(.completed)
-        dispose()
+    /// A waiting sequence with a slot taken for it, when a slot is free (under `lock`).
+    private func takeWaitingLocked() -> Observable<Inner.Element>? {
+        guard active < maxConcurrent && !isDisposed, let inner = waiting.dequeue() else { return nil }
+        active += 1
+        return inner
     }
 
+    /// Completes once the source has and nothing runs, waits or is being started (under `lock`).
+    private var isDoneLocked: Bool { outerStopped && !starting && active == 0 && waiting.isEmpty }
+
+    /// An inner sequence's slot: freed when it completes, or at once when it could not be
+    /// subscribed (`group` already disposed).
     private func subscribe(_ inner: Observable<Inner.Element>) {
         let subscription = SingleAssignmentDisposable()
-        guard let key = group.insert(subscription) else { return }
+        guard let key = group.insert(subscription) else {
+            lock.performLocked { active -= 1 }
+            return
+        }
+        let serializer = self.serializer!
         subscription.setDisposable(
             inner.subscribe(
                 AnyObserver { [self] event in
-                    lock.lock()
-                    defer { lock.unlock() }
                     switch event {
-                    case .next:
-                        forwardOn(event)
-                    case .error:
-                        forwardOn(event)
-                        dispose()
+                    case .next, .error:
+                        serializer.emit(event)
                     case .completed:
                         group.remove(for: key)
-                        active -= 1
+                        lock.performLocked { active -= 1 }
                         startWaiting()
                     }
                 }))

@@ -76,7 +76,7 @@ final class ShareReplay<Element>: Observable<Element> {
         let existing = connection
         let connection = existing ?? ShareConnection(parent: self)
         self.connection = connection
-        let gate = replayed.isEmpty || SeededBug.isActive(.shareReplayUngated) ? nil : ReplayGate(eventHandler(of: observer))
+        let gate = replayed.isEmpty ? nil : ReplayGate(eventHandler(of: observer))
         let key = connection.observers.insert(gate.map { gate in AnyObserver { gate.on($0) } } ?? AnyObserver(observer))
         lock.unlock()
 

@@ -169,9 +169,7 @@ final class ActionChunk {
             kind.runItem(payload)
             return false
         }
-        if flags(at: index).pointee.load(ordering: .acquiring) & Self.disposedBit != 0
-            && !SeededBug.isActive(.trampolineRunsDisposed)
-        {
+        if flags(at: index).pointee.load(ordering: .acquiring) & Self.disposedBit != 0 {
             kind.discard(payload)
             return false
         }

@@ -148,7 +148,7 @@ final class DispatchActionQueue: @unchecked Sendable {
         let chunk = Unmanaged.passUnretained(head)
         if chunk._withUnsafeGuaranteedRef({ $0.run(at: index) }) {
             // With no handle on the chunk, nothing can dispose this action's result later.
-            if isKnownUniquelyReferenced(&head) || SeededBug.isActive(.batchIgnoresHandles) {
+            if isKnownUniquelyReferenced(&head) {
                 chunk._withUnsafeGuaranteedRef { $0.releaseResult(at: index) }
             } else {
                 chunk._withUnsafeGuaranteedRef { $0.keepResult(at: index) }
@@ -184,7 +184,7 @@ final class DispatchActionQueue: @unchecked Sendable {
     /// linked), and no handle can appear (handles are made only by `enqueue`).
     @inline(never)  // once per chunk: kept out of the per-action path it is called from
     private func recycle(_ chunk: inout ActionChunk) {
-        guard isKnownUniquelyReferenced(&chunk) || SeededBug.isActive(.actionQueueRecyclesHeldChunk) else { return }
+        guard isKnownUniquelyReferenced(&chunk) else { return }
         // Any disposer that held a handle has finished: `reset` orders its last use of a
         // slot before the reuse (acquire loads of the flags).
         chunk.reset(upTo: Self.capacity)

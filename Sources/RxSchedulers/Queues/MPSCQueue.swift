@@ -102,7 +102,7 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
                 stressPoint(.queueBoundaryWon)
                 chunk.link(next)
                 tail.store(Self.pack(next, claims: 1), ordering: .releasing)
-                if !SeededBug.isActive(.queueBoundaryDuplicate) { return }
+                return
             }
             Self.awaitNextChunk(tail, at: .queueAwaitingChunk)
         }
@@ -118,15 +118,13 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
         var backoff = Backoff()
         var reported = false
         let started = MonotonicClock.now()
-        let waitsAtCapacity = SeededBug.isActive(.queueBoundaryHang)
         while true {
             stressPoint(point)
             let word = tail.load(ordering: .acquiring)
-            if waitsAtCapacity, Int(word >> claimShift) < chunkCapacity { return }
             // Waiting is safe only while claims exceed the capacity: then some producer
             // got exactly `capacity` and is installing the next chunk. At exactly the
             // capacity nobody has won yet — the next claim wins — so retry.
-            if !waitsAtCapacity, Int(word >> claimShift) <= chunkCapacity { return }
+            if Int(word >> claimShift) <= chunkCapacity { return }
             backoff.wait()
             if !reported, backoff.rounds > 1_024, MonotonicClock.now() - started > 5_000_000_000 {
                 reported = true
@@ -150,6 +148,19 @@ public final class MPSCQueue<Element>: @unchecked Sendable {
         guard let element = head.take(at: headIndex) else { return nil }
         headIndex += 1
         return element
+    }
+
+    /// Whether the consumer has taken every element claimed so far (consumer only): false
+    /// while anything is queued, published or not, including an element whose producer
+    /// has claimed its slot and not yet published it. One acquire load of the tail word.
+    ///
+    /// A claim that happened before the call is seen (the claim is a read-modify-write of
+    /// the tail word, read here with acquire). Claims past the capacity (producers waiting
+    /// for the next chunk) never equal the consumer's index, so they count too.
+    @inlinable
+    public func consumerHasTakenEveryClaim() -> Bool {
+        let word = tail.load(ordering: .acquiring)
+        return Int(word >> Self.claimShift) == headIndex && word & Self.addressMask == UInt(bitPattern: head.address)
     }
 
     @inlinable

@@ -50,7 +50,7 @@ enum QueuedActionKind {
     /// uninitialized.
     func runItem(_ payload: UnsafeMutableRawPointer) {
         let item = payload.assumingMemoryBound(to: ScheduledItemType.self).move()
-        if !item.isDisposed || SeededBug.isActive(.trampolineRunsDisposed) { item.invoke() }
+        if !item.isDisposed { item.invoke() }
     }
 
     /// Releases the payload without running it.

@@ -93,10 +93,7 @@ final class TrampolineQueue {
             // loop neither retains it per action nor spoils the uniqueness test on `head`.
             var chunk = Unmanaged.passUnretained(head)
             while true {
-                if headIndex == tailIndex
-                    && (chunk.toOpaque() == Unmanaged.passUnretained(tail).toOpaque()
-                        || SeededBug.isActive(.trampolineStopsAtChunkMultiple))
-                {
+                if headIndex == tailIndex && chunk.toOpaque() == Unmanaged.passUnretained(tail).toOpaque() {
                     break
                 }
                 if headIndex == Self.chunkCapacity {
@@ -124,7 +121,7 @@ final class TrampolineQueue {
             spare.removeFirst(spare.count / 2)
         }
         chunksInBurst = 1
-        if isKnownUniquelyReferenced(&head) || SeededBug.isActive(.trampolineReusesHeldSlot) {
+        if isKnownUniquelyReferenced(&head) {
             head.reset(upTo: headIndex)
         } else {
             head = spare.removeFirst() ?? ActionChunk()
@@ -153,7 +150,7 @@ final class TrampolineQueue {
 
     /// Keeps an emptied chunk for reuse when no handle refers to it; otherwise lets it go.
     private func recycle(_ chunk: inout ActionChunk) {
-        guard isKnownUniquelyReferenced(&chunk) || SeededBug.isActive(.trampolineReusesHeldSlot) else { return }
+        guard isKnownUniquelyReferenced(&chunk) else { return }
         chunk.reset(upTo: Self.chunkCapacity)
         spare.append(chunk)
     }

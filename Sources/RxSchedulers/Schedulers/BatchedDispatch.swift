@@ -121,10 +121,6 @@ final class BatchedDispatch: @unchecked Sendable {
                 }
             }
             stressPoint(.batchExiting)
-            if SeededBug.isActive(.batchLostWakeup) {
-                requests.store(0, ordering: .releasing)
-                return
-            }
             // Before the subtraction, so that `pendingCount` on another thread is high for a
             // moment rather than low.
             reportRuns(unreported, subtracted: accounted)

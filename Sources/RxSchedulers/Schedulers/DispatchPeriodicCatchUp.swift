@@ -47,8 +47,7 @@ final class DispatchPeriodicCatchUp<State>: Cancelable, @unchecked Sendable {
     private func runPendingTick() {
         if isDisposed { return }
         state = action(state)
-        let ran = SeededBug.isActive(.catchUpMergesTicks) ? max(1, pendingTicks.load(ordering: .acquiring)) : 1
-        if pendingTicks.wrappingSubtract(ran, ordering: .acquiringAndReleasing).newValue > 0 {
+        if pendingTicks.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue > 0 {
             queue.async { self.runPendingTick() }
         }
     }

@@ -31,7 +31,7 @@ struct DispatchQueueConfiguration {
         if let batch { return batch.schedule(state, action: action) }
         let item = ScheduledItem(action: action, state: state)
         queue.async {
-            if !item.isDisposed || SeededBug.isActive(.perActionRunsDisposed) { item.invoke() }
+            if !item.isDisposed { item.invoke() }
         }
         return item
     }

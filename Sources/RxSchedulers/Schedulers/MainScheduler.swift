@@ -112,11 +112,9 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
         // The count first: from any thread one atomic load, and in a burst from a background
         // thread (the count above zero) it spares the rest. `inlineDepth` and the queue's
         // position are main-queue state, read only on the main queue.
-        guard
-            (dispatcher.requests.load(ordering: .acquiring) == 0 || SeededBug.isActive(.mainJumpsQueue))
-                && DispatchQueue.isMain && (inlineDepth == 0 || SeededBug.isActive(.mainReentrant))
-                && (queueIsDrained || SeededBug.isActive(.mainInlineAheadOfClaimed))
-        else { return false }
+        guard dispatcher.requests.load(ordering: .acquiring) == 0 && DispatchQueue.isMain && inlineDepth == 0 && self.queueIsDrained else {
+            return false
+        }
         inlineDepth = 1
         return true
     }
@@ -144,7 +142,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
         stressPoint(.mainEnqueuing)
         perActionBlocks.wrappingAdd(1, ordering: .relaxed)
         mainQueue.async {
-            if !item.isDisposed || SeededBug.isActive(.perActionRunsDisposed) { item.invoke() }
+            if !item.isDisposed { item.invoke() }
             self.dispatcher.requests.wrappingSubtract(1, ordering: .acquiringAndReleasing)
         }
     }

@@ -41,8 +41,7 @@ final class PeriodicCatchUp<State>: @unchecked Sendable {
             }
         case .dispatch:
             state = action(state)
-            let ran = SeededBug.isActive(.catchUpMergesTicks) ? max(1, pendingTicks.load(ordering: .acquiring)) : 1
-            if pendingTicks.wrappingSubtract(ran, ordering: .acquiringAndReleasing).newValue > 0 {
+            if pendingTicks.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue > 0 {
                 recursive.schedule(.dispatch)
             }
         }

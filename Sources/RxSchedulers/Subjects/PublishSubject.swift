@@ -119,7 +119,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         var released: Subscriber?
         if let removed = observers.removeValue(forKey: key) {
             updateSoleLocked()
-            if deliveries.parkIfDelivering() && !SeededBug.isActive(.subjectReleasesDeliveringObserver) {
+            if deliveries.parkIfDelivering() {
                 parked.append(removed)
             } else {
                 released = removed
@@ -147,7 +147,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         var removed = observers.values
         observers.removeAll()
         sole.store(0, ordering: .sequentiallyConsistent)
-        if !removed.isEmpty && deliveries.parkIfDelivering() && !SeededBug.isActive(.subjectReleasesDeliveringObserver) {
+        if !removed.isEmpty && deliveries.parkIfDelivering() {
             parked.append(contentsOf: removed)
             removed = []
         }

@@ -84,13 +84,12 @@ final class ObserveOnDrainSink<Element>: ObserveOnSink<AnyObserver<Element>>, Ob
         while true {
             var delivered = 0
             var batchFull = false
-            let cancelledAtBatchStart = SeededBug.isActive(.drainLateDisposeCheck) && isCancelled
             while let event = queue.dequeue() ?? (pollsForMore ? SpinWait.poll(queue.dequeue) : nil) {
-                if SeededBug.isActive(.drainLateDisposeCheck) ? cancelledAtBatchStart : isCancelled { continue }
+                if isCancelled { continue }
                 stressPoint(.drainDelivering)
                 observer.on(event)
                 if event.isStopEvent {
-                    if !SeededBug.isActive(.drainDeliversPastStop) { dispose() }
+                    dispose()
                     continue
                 }
                 delivered += 1
@@ -104,10 +103,6 @@ final class ObserveOnDrainSink<Element>: ObserveOnSink<AnyObserver<Element>>, Ob
                 continue
             }
             stressPoint(.drainExiting)
-            if SeededBug.isActive(.drainLostWakeup) {
-                pending.store(0, ordering: .releasing)
-                return
-            }
             let remaining = pending.wrappingSubtract(accounted, ordering: .acquiringAndReleasing).newValue
             if remaining == 0 { return }
             accounted = remaining
