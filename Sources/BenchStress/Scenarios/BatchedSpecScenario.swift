@@ -132,9 +132,9 @@ final class BatchedSpecScenario: CataloguedStressScenario {
         kept.removeAll()
         target.scheduler = nil
         let ran = ledger.ranCount
-        if !iteration.wait(upTo: 2, until: { ledger.released.load() == ran }) {
+        if iteration.wait(quietFor: 2, progress: { ledger.released.load() }, until: { ledger.released.load() == ran }) != nil {
             iteration.violation(
-                .leak, "\(ledger.released.load()) of \(ran) results released 2 s after the handles and the scheduler were let go")
+                .leak, "\(ledger.released.load()) of \(ran) results released, none more for 2 s after the handles and the scheduler were let go")
         }
     }
 

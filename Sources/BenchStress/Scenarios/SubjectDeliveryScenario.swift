@@ -62,7 +62,8 @@ final class SubjectDeliveryScenario: CataloguedStressScenario {
                 for round in 0..<rounds {
                     iteration.beat()
                     let ending = random.pick(Ending.allCases)
-                    let probe = SubjectProbe(label: "thread \(thread) round \(round) \(ending.rawValue)", iteration: iteration)
+                    let probe = SubjectProbe(
+                        label: "thread \(thread) round \(round) \(ending.rawValue)", iteration: iteration, progress: { sent.load() })
                     probe.endAt = Int.random(in: 1...8, using: &random)
                     probe.ending = ending
                     Self.subscribe(probe, to: subject)
@@ -89,7 +90,7 @@ final class SubjectDeliveryScenario: CataloguedStressScenario {
             }
             // The finale: the last observer ends the subject from inside a delivery, or
             // the sender stops it.
-            let last = SubjectProbe(label: "finale \(finale.rawValue)", iteration: iteration)
+            let last = SubjectProbe(label: "finale \(finale.rawValue)", iteration: iteration, progress: { sent.load() })
             last.finale = finale == .fromSender ? nil : finale
             last.endAt = Int.random(in: 1...8, using: &random)
             Self.subscribe(last, to: subject, ending: { event in
@@ -105,8 +106,8 @@ final class SubjectDeliveryScenario: CataloguedStressScenario {
                 }
             }
             sending.set()
-            if !iteration.wait(upTo: 2, until: { senderDone.isSet }) {
-                iteration.violation(.hang, "the sender did not stop within 2 s of being told to")
+            if iteration.wait(quietFor: 2, progress: { sent.load() }, until: { senderDone.isSet }) != nil {
+                iteration.violation(.hang, "the sender did not stop: it sent nothing more for 2 s after being told to, and never stopped")
             }
             if finale == .fromSender { subject.onCompleted() }
             last.expectReleased()
@@ -141,6 +142,8 @@ final class SubjectProbe: @unchecked Sendable {
 
     let label: String
     let iteration: StressIteration
+    /// The sender's count of elements sent: a wait for a delivery lasts while it moves.
+    let progress: @Sendable () -> Int
     let released = SharedFlag()
     let ended = SharedFlag()
     let waiting = SharedFlag()
@@ -164,9 +167,10 @@ final class SubjectProbe: @unchecked Sendable {
     private var stopped = false
     var deliveries: Int { lock.withLock { delivered } }
 
-    init(label: String, iteration: StressIteration) {
+    init(label: String, iteration: StressIteration, progress: @escaping @Sendable () -> Int) {
         self.label = label
         self.iteration = iteration
+        self.progress = progress
     }
 
     func deliver(_ event: Event<Int>) {
@@ -218,14 +222,15 @@ final class SubjectProbe: @unchecked Sendable {
     }
 
     /// Waits for `flag`, which the sender's deliveries set within microseconds: yielding
-    /// at first, then up to 2 s of the process's time. Returns whether it was set.
+    /// at first, then while the sender sends, until it has sent nothing for 2 s of the
+    /// process's time. Returns whether it was set.
     func await(_ flag: SharedFlag) -> Bool {
         for _ in 0..<1_000 where !flag.isSet { sched_yield() }
-        return flag.isSet || iteration.wait(upTo: 2, until: { flag.isSet })
+        return flag.isSet || iteration.wait(quietFor: 2, progress: progress, until: { flag.isSet }) == nil
     }
 
-    /// Waits for the observer's release, which follows its last delivery (`leak` if not
-    /// within 2 s of the process's time).
+    /// Waits for the observer's release, which follows its last delivery (`leak` if it has
+    /// not come once the sender has sent nothing for 2 s).
     func expectReleased() {
         if !await(released) {
             iteration.violation(.leak, "\(label): never released after its subscription ended (\(deliveries) deliveries)")
