@@ -41,6 +41,7 @@ package struct WorkloadName: OpenName {
 
     package static let scheduleThroughput = Self("schedule.throughput")
     package static let observeOnThroughput = Self("observeOn.throughput")
+    package static let mergeThroughput = Self("merge.throughput")
     package static let observeOnLatency = Self("observeOn.latency")
     package static let subscribeOnCycle = Self("subscribeOn.cycle")
     package static let trampolineNested = Self("trampoline.nested")

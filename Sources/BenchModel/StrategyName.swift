@@ -29,6 +29,9 @@ package struct StrategyName: OpenName {
     package static let openCombine = Self("openCombine")
     package static let actor = Self("actor")
     package static let asyncChannel = Self("asyncChannel")
+    /// No hand-off: the consumer runs on the thread that delivers (`merge.throughput`'s
+    /// merge straight to its consumer).
+    package static let direct = Self("direct")
     /// The workload has a single algorithm.
     package static let none = Self("none")
 

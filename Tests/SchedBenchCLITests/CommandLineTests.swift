@@ -183,6 +183,9 @@ final class CommandLineTests: SchedBenchTestCase {
 
     func testAnInjectedDuplicateFailsTheRunWithExitThreeAndKeepsTheResults() throws {
         try assertInjectedDuplicateIsCaught(strategy: "reference")
+        // Fan-in alone: the merge straight to its consumer, and into observe(on:).
+        try assertInjectedDuplicateIsCaught(strategy: "direct", scheduler: "none", workload: "merge.throughput")
+        try assertInjectedDuplicateIsCaught(strategy: "drain", workload: "merge.throughput")
     }
 
     /// The same fault through every baseline and peer framework's hand-off: the checks see

@@ -19,7 +19,7 @@ package struct Suite: Sendable {
     /// suite (unless a run names them).
     package var quickEntriesOnly = false
 
-    package static let all: [Suite] = [quick, standard, full]
+    package static let all: [Suite] = [quick, standard, full, scaling]
 
     package static func named(_ name: String) -> Suite? { all.first { $0.name == name } }
 
@@ -44,6 +44,7 @@ package struct Suite: Sendable {
         entries: [
             Entry(workload: .scheduleThroughput, producers: [1, 4], events: 100_000),
             Entry(workload: .observeOnThroughput, producers: [1, 2, 4, 8], events: 100_000),
+            Entry(workload: .mergeThroughput, producers: [1, 4], events: 100_000),
             Entry(workload: .observeOnLatency, events: 10_000, rates: [10_000]),
             Entry(workload: .subscribeOnCycle, events: 5_000),
             Entry(workload: .trampolineNested, events: 1_000_000),
@@ -54,6 +55,27 @@ package struct Suite: Sendable {
             Entry(workload: .pipelineSearch, events: 200),
             Entry(workload: .pipelineLoading, events: 60),
         ])
+
+    /// The multi-producer paths at 1, 2, 4, 8 and 16 producers, for the machine a team ships
+    /// to (a portable bundle runs it where Swift is not installed): fan-in alone
+    /// (`merge.throughput`, straight and into observe(on:)), the merged hand-off
+    /// (`observeOn.throughput`) and dispatch (`schedule.throughput`), each beside the
+    /// hand-offs from the same threads. The report's producers chart shows where the cost
+    /// of many producers goes. Measured on fewer cores than producers it shows
+    /// oversubscription, not contention.
+    package static let scaling = Suite(
+        name: "scaling",
+        summary: "merge, observe(on:) and dispatch at 1,2,4,8,16 producers beside raw GCD and the peers (run it on the cores you ship to)",
+        entries: [
+            Entry(workload: .mergeThroughput, schedulers: [.serial, .concurrent], strategies: [.drain, .reference], producers: producerSweep, events: 200_000),
+            Entry(workload: .mergeThroughput, schedulers: [.none], producers: producerSweep, events: 200_000),
+            Entry(workload: .observeOnThroughput, schedulers: [.serial, .concurrent], strategies: [.drain, .reference], producers: producerSweep, events: 200_000),
+            Entry(workload: .observeOnThroughput, schedulers: [.none], producers: producerSweep, events: 200_000),
+            Entry(workload: .scheduleThroughput, schedulers: [.serial, .concurrent], strategies: [.batched, .perAction], producers: producerSweep, events: 200_000),
+        ])
+
+    /// The producer counts of the scaling suite.
+    package static let producerSweep = [1, 2, 4, 8, 16]
 
     /// Larger runs and the payload and rate axes (tens of minutes).
     package static let full = Suite(

@@ -130,12 +130,14 @@ extension Registry {
         handOff(.actor, .peer, "each event hopped onto an actor in its own Task (enqueued in order), the actor calls the observer", ActorHandOff.self)
         handOff(.asyncChannel, .peer, "swift-async-algorithms 1.1 AsyncChannel (back-pressured send), read by one Task", AsyncChannelHandOff.self)
 
+        strategy(.direct, .none, "no hand-off: the consumer runs on the thread that delivers (merge.throughput's merge straight to its consumer)")
         strategy(.none, .none, "the workload has a single algorithm")
     }
 
     private mutating func addBuiltInWorkloads() {
         add(ScheduleThroughput())
         add(ObserveOnThroughput())
+        add(MergeThroughput())
         add(ObserveOnLatency())
         add(SubscribeOnCycle())
         add(TrampolineNested())

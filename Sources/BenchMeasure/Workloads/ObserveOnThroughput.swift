@@ -29,24 +29,9 @@ struct ObserveOnThroughput: Workload {
         let timeout = trialTimeout(events: benchCase.events)
         let payload = benchCase.payloadBytes
 
-        let duplicate = FaultInjection.current == .duplicate
-        if let handOff = try Registry.current.startHandOff(benchCase.strategy, deliver: { consumer.consume($0) }) {
-            let producers = try ProducerThreads(count: benchCase.producers, name: "schedbench.producer") { producer in
-                // The injected fault: the first producer sends its first event twice.
-                let extra = duplicate && producer == 0 && shares[0] > 0 ? 1 : 0
-                handOff.produce(count: shares[producer] + extra) { index in
-                    Item(producer: producer, sequence: max(0, index - extra), payloadBytes: payload)
-                }
-            }
-            let start = producers.start()
-            if !producers.join(timeout: timeout) || !handOff.finish(timeout: timeout) {
-                invariants.record("timed out after \(Int(timeout)) s with \(consumer.delivered) of \(benchCase.events) events delivered")
-            }
-            let end = MonotonicClock.now()
-            consumer.finish()
-            return TrialOutcome(elapsedNanos: end - start, operations: benchCase.events)
-        }
+        if let outcome = try runHandOffTrial(benchCase, shares: shares, consumer: consumer, invariants: invariants) { return outcome }
 
+        let duplicate = FaultInjection.current == .duplicate
         let target = try Registry.current.requireScheduler(benchCase.scheduler).instance(strategy: benchCase.strategy)
         let strategy = try benchCase.strategy.requireObserveOnStrategy(for: name)
         let sources = shares.enumerated().map { producer, count in

@@ -44,6 +44,8 @@ package protocol Workload: Sendable {
     func strategies(on scheduler: RegisteredScheduler) -> [StrategyName]
     /// Whether it also runs the registered hand-offs, on scheduler `none`.
     var runsHandOffs: Bool { get }
+    /// Its own strategies on scheduler `none` (before the hand-offs, when it runs them).
+    var strategiesOnNone: [StrategyName] { get }
     /// Why a scheduler is not offered (for `--dry-run` and `list`).
     var unsupportedReason: String { get }
     var axes: Set<Axis> { get }
@@ -60,19 +62,20 @@ package protocol Workload: Sendable {
 extension Workload {
     package var defaultRateHz: Int { 0 }
     package var runsHandOffs: Bool { false }
+    package var strategiesOnNone: [StrategyName] { [] }
     package func skipReason(_ benchCase: BenchCase) -> String? { nil }
 
     /// The strategies it runs on the scheduler `name` names in `registry`: the hand-offs
     /// on `none` when it runs them; nothing on a name that is not registered.
     package func strategies(on name: SchedulerName, in registry: Registry = .current) -> [StrategyName] {
-        if name == .none { return runsHandOffs ? registry.handOffs : [] }
+        if name == .none { return strategiesOnNone + (runsHandOffs ? registry.handOffs : []) }
         return registry.scheduler(name).map { strategies(on: $0) } ?? []
     }
 
     /// The schedulers it runs on, in listing order: the registered ones it fits, then
     /// `none` when it runs the hand-offs.
     package func schedulers(in registry: Registry = .current) -> [SchedulerName] {
-        registry.schedulers.filter { !strategies(on: $0).isEmpty }.map(\.name) + (runsHandOffs ? [.none] : [])
+        registry.schedulers.filter { !strategies(on: $0).isEmpty }.map(\.name) + (runsHandOffs || !strategiesOnNone.isEmpty ? [.none] : [])
     }
 
     /// The (scheduler, strategy) pairs this workload runs, in listing order.

@@ -33,6 +33,21 @@ final class PlanTests: XCTestCase {
         XCTAssertEqual(ScheduleThroughput().strategies(on: .serial), [.perAction, .batched])
     }
 
+    /// The scaling suite sweeps 1–16 producers over fan-in alone (straight and into
+    /// observe(on:)), the merged hand-off and dispatch, each beside raw GCD from as many threads.
+    func testScalingSuiteSweepsTheMultiProducerPathsBesideRawGCD() {
+        let cases = RunPlan(suite: .scaling).expand().cases
+        for (workload, scheduler, strategy) in [
+            (WorkloadName.mergeThroughput, SchedulerName.none, StrategyName.direct), (.mergeThroughput, .serial, .drain),
+            (.mergeThroughput, .none, .gcd), (.observeOnThroughput, .serial, .drain), (.observeOnThroughput, .concurrent, .reference),
+            (.observeOnThroughput, .none, .gcd), (.scheduleThroughput, .serial, .batched), (.scheduleThroughput, .concurrent, .perAction),
+        ] {
+            let producers = cases.filter { $0.workload == workload && $0.scheduler == scheduler && $0.strategy == strategy }.map(\.producers)
+            XCTAssertEqual(producers, Suite.producerSweep, "\(workload) \(scheduler)/\(strategy)")
+        }
+        XCTAssertFalse(cases.contains { $0.workload == .mergeThroughput && $0.scheduler == .main }, "main-queue schedulers are not in the sweep")
+    }
+
     func testDefaultSuiteRunsEveryWorkload() {
         let workloads = Set(RunPlan(suite: .standard).expand().cases.map(\.workload))
         XCTAssertEqual(workloads, Set(WorkloadName.registered))

@@ -43,6 +43,9 @@ final class WorkloadTests: XCTestCase {
         for (scheduler, strategy) in ObserveOnThroughput().variants() where Registry.current.scheduler(scheduler)?.usesMainQueue != true {
             XCTAssertEqual(try run(.observeOnThroughput, scheduler, strategy, producers: 3, events: 600).operations, 600)
         }
+        for (scheduler, strategy) in MergeThroughput().variants() where Registry.current.scheduler(scheduler)?.usesMainQueue != true {
+            XCTAssertEqual(try run(.mergeThroughput, scheduler, strategy, producers: 3, events: 600).operations, 600)
+        }
         for scheduler in [SchedulerName.currentThread, .serial, .concurrent, .operationQueue] {
             XCTAssertEqual(try run(.scheduleThroughput, scheduler, .none, producers: 2, events: 400).operations, 400)
         }
