@@ -21,9 +21,13 @@ let package = Package(
         .library(name: "RxSchedulersCocoa", targets: ["RxSchedulersCocoa"]),
         .library(name: "RxSchedulersRelay", targets: ["RxSchedulersRelay"]),
         .library(name: "RxSchedulersBlocking", targets: ["RxSchedulersBlocking"]),
-        .library(name: "SchedulerBench", targets: ["SchedulerBench"]),
+        // What a team's package links for its own scheduler: the runtime, and jemalloc.
+        .library(name: "SchedulerBench", targets: ["SchedulerBench", "SchedulerBenchAllocator"]),
         .library(name: "SchedulerBenchPeers", targets: ["SchedulerBenchPeers"]),
+        // The tool: run, list, compare, gate, stress, history, report, export.
         .executable(name: "schedbench", targets: ["schedbench"]),
+        // The measuring executable of the built-ins and the peers, which the tool drives.
+        .executable(name: "schedbench-builtins", targets: ["schedbench-builtins"]),
         // `swift package schedbench …` in a package with a SchedulerBench executable.
         .plugin(name: "SchedBenchPlugin", targets: ["SchedBenchPlugin"]),
     ],
@@ -35,9 +39,6 @@ let package = Package(
             name: "StressHooks",
             description: "Compile the core's stress points (perturbation for schedbench stress)."
         ),
-        // A history shared by a fleet in PostgreSQL (`--db postgres://…`), through postgres-nio
-        // (`swift build -c release --traits PostgreSQL`). Off by default: it adds SwiftNIO and
-        // BoringSSL, several minutes to a first build; the SQLite history needs none of it.
         // A slower build on demand, for measuring the gate's error rates on real runs
         // (scripts/validate-gate.py): SCHEDBENCH_SLOWDOWN=CASE-PREFIX:PERCENT slows the
         // named cases. Off by default: without it the hooks compile to nothing.
@@ -45,6 +46,10 @@ let package = Package(
             name: "ValidationSlowdown",
             description: "Let SCHEDBENCH_SLOWDOWN=CASE-PREFIX:PERCENT make cases slower per event (for validating gate and compare --history on real runs)."
         ),
+        // A history shared by a fleet in PostgreSQL (`--db postgres://…`), through postgres-nio
+        // (`swift build -c release --product schedbench --traits PostgreSQL`). Off by default:
+        // it adds postgres-nio, with SwiftNIO and BoringSSL, to the tool's build, several
+        // minutes to a first build; the SQLite history needs none of it.
         .trait(
             name: "PostgreSQL",
             description: "Store histories in PostgreSQL too (schedbench history … --db postgres://…), through postgres-nio."
@@ -99,12 +104,7 @@ let package = Package(
             name: "HotPathInstructions", dependencies: ["RxSchedulers", "CCallgrind"],
             swiftSettings: languageMode + [.unsafeFlags(["-Xfrontend", "-disable-llvm-merge-functions-pass"])]),
 
-        // jemalloc, linked through the SchedulerBench library into every SchedulerBench
-        // executable (schedbench and a user's): that process then allocates through it and
-        // hands `mallctl` to the engine for allocation counts. The test binaries must not
-        // link it: ThreadSanitizer's allocator and jemalloc cannot share a process (TSan
-        // aborts in its allocator when a jemalloc pointer reaches it), so they link the
-        // layers below SchedulerBench only.
+        // jemalloc (Debian's libjemalloc-dev), for the allocator target below.
         .systemLibrary(
             name: "CJemalloc",
             pkgConfig: "jemalloc",
@@ -113,87 +113,57 @@ let package = Package(
         // Callgrind client requests (valgrind's header, package `valgrind`) for the
         // instruction-count mode; no-ops when not under valgrind or without the header.
         .target(name: "CCallgrind"),
-        // prctl's parent-death signal, for child processes (prctl is variadic: not callable from Swift).
+        // prctl's parent-death signal, pipes and spawning for child processes (prctl is
+        // variadic, posix_spawn's close-range action is GNU's: not callable from Swift).
         .target(name: "CProcess"),
-        // The engine, in layers; each depends only on the ones below it, and they talk
-        // through `package` declarations. What a user's package may use is `public` and
-        // reaches it through the SchedulerBench module (the registry and what it takes).
+
+        // Shared by the runtime and the tool.
         //
-        // Plain values: names, cases, results, provenance, events, order statistics.
+        // Plain values: names, cases, results, provenance, events, options, the registry's
+        // description, violations.
         .target(
             name: "BenchModel",
-            dependencies: ["RxSchedulers", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")],
             swiftSettings: engineMode
         ),
-        // Measuring: workloads and their hand-offs, collectors, checkers, the runner, the
-        // child protocol and the results files a run writes. A `_child` process needs
-        // nothing above this layer and the stress layer: no SQL, no report.
+        // The child protocol between the tool and a measuring executable: its messages,
+        // starting a child and reading its answer, and where a process runs (provenance).
         .target(
-            name: "BenchMeasure",
+            name: "BenchChild",
+            dependencies: ["BenchModel", "CProcess"],
+            swiftSettings: engineMode
+        ),
+
+        // The runtime: what a team's package links for its own scheduler (SchedulerBench
+        // product) — the registry and its public API, the workloads and their runner, the
+        // collectors and checkers, planning, the stress scenarios, and the child service that
+        // answers the tool. No argument parser, SQL, statistics, report or peer framework.
+        .target(
+            name: "SchedulerBench",
             dependencies: [
                 "BenchModel",
+                "BenchChild",
                 "RxSchedulers",
                 // Driver, for the pipelines written as apps write them.
                 "RxSchedulersCocoa",
                 "CSpinHint",
                 "CCallgrind",
                 "CProcess",
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "CSV", package: "CSV.swift"),
-                // Peer frameworks, each behind one hand-off adapter (Workloads/HandOffs).
-                .product(name: "OpenCombine", package: "OpenCombine"),
-                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
-                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             swiftSettings: engineMode
         ),
-        // Stress: the scenarios, the perturbation, the runner and stress.csv.
+        // Links jemalloc into a SchedulerBench executable and hands `mallctl` to the runtime
+        // before `main` (allocation counts). Part of the SchedulerBench product; the runtime's
+        // tests link the runtime alone (ThreadSanitizer's allocator and jemalloc cannot share
+        // a process).
         .target(
-            name: "BenchStress",
-            dependencies: ["BenchModel", "BenchMeasure", "RxSchedulers"],
-            swiftSettings: engineMode
+            name: "SchedulerBenchAllocator",
+            dependencies: ["CJemalloc"],
+            linkerSettings: [.linkedLibrary("jemalloc")]
         ),
-        // Analysis: statistics, comparison and the gate, the history, the report, exports.
-        .target(
-            name: "BenchAnalysis",
-            dependencies: [
-                "BenchModel",
-                "BenchMeasure",
-                // The history: SQLite through GRDB always, PostgreSQL with the trait.
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
-            ],
-            swiftSettings: engineMode
-        ),
-        // The engine's workflows over the layers (run with report and history, compare,
-        // gate, stress, the child's entry point): what the CLI calls. It never prints; it
-        // reports through `BenchObserver`.
-        .target(
-            name: "BenchWorkflows",
-            dependencies: ["BenchModel", "BenchMeasure", "BenchStress", "BenchAnalysis"],
-            swiftSettings: engineMode
-        ),
-        // The command line: one file per subcommand, rendering, exit statuses. A library,
-        // so its tests can import it without linking jemalloc.
-        .target(
-            name: "SchedBenchCLI",
-            dependencies: [
-                "BenchWorkflows",
-                "CProcess",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: engineMode
-        ),
-        // The library users build on: `SchedulerBenchCommand` (the whole command line over
-        // the built-ins and a user's registered entries) and the public registry API.
-        // Linking it links jemalloc (allocation counts).
-        .target(
-            name: "SchedulerBench",
-            dependencies: ["SchedBenchCLI", "BenchWorkflows", "BenchModel", "BenchMeasure", "RxSchedulers", "CJemalloc"],
-            swiftSettings: engineMode
-        ),
-        // The peers registered through the public API, as any package's entries are: a
-        // SwiftNIO EventLoop (scheduler and hand-off) and a custom-executor actor.
+        // The peers, registered through the public API as any package's entries are: a
+        // SwiftNIO EventLoop (scheduler and hand-off), a custom-executor actor, OpenCombine's
+        // receive(on:) and swift-async-algorithms' AsyncChannel (hand-offs).
         .target(
             name: "SchedulerBenchPeers",
             dependencies: [
@@ -201,21 +171,73 @@ let package = Package(
                 "RxSchedulers",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             swiftSettings: engineMode
         ),
-        // `schedbench`: the entry point with the built-ins and the peers.
+        // `schedbench-builtins`: the measuring executable of the built-ins and the peers,
+        // which the tool drives by default.
         .executableTarget(
-            name: "schedbench",
-            dependencies: ["SchedulerBench", "SchedulerBenchPeers"],
+            name: "schedbench-builtins",
+            dependencies: ["SchedulerBench", "SchedulerBenchAllocator", "SchedulerBenchPeers"],
+            path: "Sources/schedbench-builtins",
             swiftSettings: engineMode
         ),
 
-        // The command plugin: builds the package's SchedulerBench executable in release and runs it.
+        // The tool, in layers; it links no part of the core, and drives a measuring
+        // executable (the built-ins or a user's) through the child protocol.
+        //
+        // Analysis: statistics, comparison and the gate's rounds, the history, the report,
+        // exports, and the files a run writes (results, summary, violations, latency, stress).
+        .target(
+            name: "BenchAnalysis",
+            dependencies: [
+                "BenchModel",
+                "BenchChild",
+                .product(name: "CSV", package: "CSV.swift"),
+                // The history: SQLite through GRDB always, PostgreSQL with the trait.
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["PostgreSQL"])),
+            ],
+            swiftSettings: engineMode
+        ),
+        // The tool's workflows over the layers (run, compare, gate, stress, history), each
+        // driving a measuring executable through the child protocol: what the CLI calls. It
+        // never prints; it reports through `BenchObserver`.
+        .target(
+            name: "BenchWorkflows",
+            dependencies: ["BenchModel", "BenchChild", "BenchAnalysis"],
+            swiftSettings: engineMode
+        ),
+        // The command line: one file per subcommand, rendering, exit statuses.
+        .target(
+            name: "SchedBenchCLI",
+            dependencies: [
+                "BenchModel",
+                "BenchChild",
+                "BenchAnalysis",
+                "BenchWorkflows",
+                "CProcess",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: engineMode
+        ),
+        // `schedbench`: the tool.
+        .executableTarget(
+            name: "schedbench",
+            dependencies: ["SchedBenchCLI"],
+            swiftSettings: engineMode
+        ),
+
+        // The command plugin: builds the package's SchedulerBench executable and the tool in
+        // release and runs the tool on it.
         .plugin(
             name: "SchedBenchPlugin",
             capability: .command(
-                intent: .custom(verb: "schedbench", description: "Build this package's SchedulerBench executable in release and run it."),
+                intent: .custom(verb: "schedbench", description: "Build this package's SchedulerBench executable and the schedbench tool in release, and run the tool on it."),
                 permissions: [.writeToPackageDirectory(reason: "schedbench writes its results (results/…) in the package's directory")]
             )
         ),
@@ -240,19 +262,45 @@ let package = Package(
             dependencies: ["RxSchedulers", "RxSchedulersTesting"],
             swiftSettings: languageMode
         ),
+        // What several test targets share: where the repository's files are, whether
+        // ThreadSanitizer is on.
+        .target(name: "BenchTestSupport", path: "Tests/BenchTestSupport", swiftSettings: languageMode),
         .testTarget(
+            name: "BenchModelTests",
+            dependencies: ["BenchTestSupport", "BenchModel"],
+            swiftSettings: languageMode
+        ),
+        .testTarget(
+            name: "BenchChildTests",
+            dependencies: ["BenchTestSupport", "BenchChild", "BenchModel"],
+            swiftSettings: languageMode
+        ),
+        .testTarget(
+            // The runtime, without jemalloc (ThreadSanitizer runs these).
             name: "SchedulerBenchTests",
+            dependencies: ["BenchTestSupport", "SchedulerBench", "BenchModel", "BenchChild", "RxSchedulers"],
+            swiftSettings: languageMode
+        ),
+        .testTarget(
+            name: "SchedulerBenchPeersTests",
+            dependencies: ["BenchTestSupport", "SchedulerBenchPeers", "SchedulerBench", "BenchModel", "RxSchedulers"],
+            swiftSettings: languageMode
+        ),
+        .testTarget(
+            name: "BenchAnalysisTests",
             // GRDB: the history tests open its files directly, as a foreign writer would.
-            dependencies: [
-                "BenchModel", "BenchMeasure", "BenchStress", "BenchAnalysis", "BenchWorkflows",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
+            dependencies: ["BenchTestSupport", "BenchAnalysis", "BenchModel", "BenchChild", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: languageMode
+        ),
+        .testTarget(
+            name: "BenchWorkflowsTests",
+            dependencies: ["BenchTestSupport", "BenchWorkflows", "BenchAnalysis", "BenchModel", "BenchChild"],
             swiftSettings: languageMode
         ),
         .testTarget(
             name: "SchedBenchCLITests",
-            // Also runs the built `schedbench` binary as users do (`swift build` builds it).
-            dependencies: ["SchedBenchCLI", "BenchWorkflows"],
+            // Also runs the built `schedbench` and `schedbench-builtins` as users do (`swift build` builds them).
+            dependencies: ["BenchTestSupport", "SchedBenchCLI", "BenchWorkflows", "BenchAnalysis", "BenchModel", "BenchChild"],
             swiftSettings: languageMode
         ),
     ]

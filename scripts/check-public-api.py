@@ -21,7 +21,7 @@ import re
 import sys
 import tempfile
 
-ENGINE_MODULES = ["BenchModel", "BenchMeasure", "BenchStress", "BenchAnalysis", "BenchWorkflows", "SchedBenchCLI", "SchedulerBench", "SchedulerBenchPeers"]
+ENGINE_MODULES = ["BenchModel", "BenchChild", "BenchAnalysis", "BenchWorkflows", "SchedBenchCLI", "SchedulerBench", "SchedulerBenchPeers"]
 DECLARATION = re.compile(
     r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*public\s+(?:(?:static|class|final|override|mutating|nonmutating|indirect|convenience|required|nonisolated|lazy)\s+)*"
     r"(struct|enum|class|protocol|actor|typealias|func|var|let|init|subscript|case|extension)\b\s*([A-Za-z_][A-Za-z_0-9]*)?"

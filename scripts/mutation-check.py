@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Mutation check of the stress mode: applies each one-line mutant of scripts/mutants.txt
 to a scratch copy of the tree (HEAD, via `git archive`; the working tree is never
-touched), builds schedbench in release with the StressHooks trait, runs the default
+touched), builds schedbench-builtins and the schedbench tool in release with the
+StressHooks trait, runs the default
 `schedbench stress` on it, and reports which mutants it catches (exit 3), which it misses
 (exit 0) and which do not build. Prints a Markdown table; exits 0 whatever it finds.
 
@@ -72,13 +73,13 @@ def main():
             open(path, "w", encoding="utf-8").write(original.replace(mutant["find"], mutant["replace"]))
             try:
                 verdict = "not run"
-                build = [
-                    "swift", "build", "-c", "release", "--traits", "StressHooks", "--product", "schedbench",
-                    "--scratch-path", os.path.join(scratch, "build"),
+                builds = [
+                    ["swift", "build", "-c", "release", "--traits", "StressHooks", "--product", product, "--scratch-path", os.path.join(scratch, "build")]
+                    for product in ("schedbench-builtins", "schedbench")
                 ]
                 if not stress:
                     pass
-                elif run(build, tree, log, env) != 0:
+                elif any(run(build, tree, log, env) != 0 for build in builds):
                     verdict = "does not build"
                 else:
                     binary = os.path.join(scratch, "build", "release", "schedbench")

@@ -5,20 +5,24 @@ scenarios claim to.
 
     scripts/seeded-bugs.py tree DIR        write a copy of the working tree with every bug
                                            planted, each behind RXSCHEDULERS_SEEDED_BUG=id
-    scripts/seeded-bugs.py build           that copy in .build-seeded/tree, built in release
+    scripts/seeded-bugs.py build           that copy in .build-seeded/tree, its measuring
+                                           executable (schedbench-builtins) built in release
                                            with the stress hooks (.build-seeded/build); prints
-                                           the measuring executable's path
-    scripts/seeded-bugs.py check [ID ...]  builds, then runs each bug's scenario with the
-                                           bug switched on and requires it caught (exit 3)
+                                           its path
+    scripts/seeded-bugs.py check [ID ...]  builds, then has the tool run each bug's scenario
+                                           against that executable (SCHEDBENCH_TARGET) with
+                                           the bug switched on and requires it caught (exit 3)
                                            with its violation kind; also that a replay line
                                            reproduces its failure, and that a misspelt id is
                                            refused (exit 64). Prints a Markdown table.
     scripts/seeded-bugs.py list            the catalogue: id, scenario, kind, what it breaks
     scripts/seeded-bugs.py --self-test     the planting rules, on a small tree of its own
 
-Options for check: --binary PATH (a seeded build made earlier), --seed N (1), --duration S
+Options for check: --target PATH (a seeded build made earlier), --tool PATH (the schedbench
+tool that drives it; .build/debug/schedbench, built when missing), --seed N (1), --duration S
 (the most a bug may take to be caught, 30). Every bug goes into one build, so the whole
-catalogue costs one release build and its stress runs.
+catalogue costs one release build of the runtime and the core, and its stress runs. The
+tool is not in the seeded copy: it links neither, so any build of it drives the bugs.
 
 How a bug is planted: an edit whose text to replace is whole lines becomes
 `if SeededBugs.active == N { replacement } else { original }`; any other edit becomes
@@ -29,6 +33,7 @@ variable: its stress runs say so (`schedbench stress` refuses it, exit 64).
 """
 import csv
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -38,7 +43,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CATALOGUE = os.path.join(ROOT, "scripts", "seeded-bugs.txt")
 SEEDED = os.path.join(ROOT, ".build-seeded")
 ENVIRONMENT_VARIABLE = "RXSCHEDULERS_SEEDED_BUG"
-PRODUCT = "schedbench"
+PRODUCT = "schedbench-builtins"
+TOOL = "schedbench"
+TARGET_VARIABLE = "SCHEDBENCH_TARGET"
 # The bug whose replay line is checked: deterministic, so its replay fails the same way
 # (a racy bug's replay repeats the decisions, not the timing).
 REPLAYED = "trampolineRunsDisposed"
@@ -219,15 +226,33 @@ def build():
     return os.path.join(SEEDED, "build", "release", PRODUCT)
 
 
-def stress(binary, bug_id, arguments, out):
-    environment = dict(os.environ)
-    if bug_id is not None:
-        environment[ENVIRONMENT_VARIABLE] = bug_id
-    else:
-        environment.pop(ENVIRONMENT_VARIABLE, None)
-    return subprocess.run(
-        [binary, "stress", *arguments, "--out", out, "--quiet"], env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+def tool():
+    """The debug build's tool, built (with the package's default traits) when it is missing."""
+    path = os.path.join(ROOT, ".build", "debug", TOOL)
+    if not os.access(path, os.X_OK):
+        print(f"seeded-bugs: building the tool (swift build --product {TOOL})", file=sys.stderr)
+        subprocess.run(["swift", "build", "--product", TOOL, "--package-path", ROOT], check=True, stdout=sys.stderr)
+    return path
+
+
+class Stress:
+    """`schedbench stress` run by `tool` against the seeded measuring executable `target`."""
+
+    def __init__(self, tool, target):
+        self.tool = tool
+        self.target = target
+
+    def __call__(self, bug_id, arguments, out):
+        environment = dict(os.environ)
+        environment[TARGET_VARIABLE] = self.target
+        environment.pop("SCHEDBENCH_COMMAND", None)
+        if bug_id is not None:
+            environment[ENVIRONMENT_VARIABLE] = bug_id
+        else:
+            environment.pop(ENVIRONMENT_VARIABLE, None)
+        return subprocess.run(
+            [self.tool, "stress", *arguments, "--out", out, "--quiet"], env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
 
 
 def violations(out):
@@ -241,7 +266,7 @@ def violations(out):
     return found
 
 
-def check(binary, chosen, seed, duration):
+def check(stress, chosen, seed, duration):
     bugs = read_catalogue()
     unknown = sorted(set(chosen) - set(bugs))
     if unknown:
@@ -256,7 +281,7 @@ def check(binary, chosen, seed, duration):
             if chosen and bug_id not in chosen:
                 continue
             out = os.path.join(scratch, bug_id)
-            run = stress(binary, bug_id, ["--scenario", bug["scenario"], "--seed", str(seed), "--duration", str(duration)], out)
+            run = stress(bug_id, ["--scenario", bug["scenario"], "--seed", str(seed), "--duration", str(duration)], out)
             found = violations(out)
             caught = run.returncode == 3 and any(found.get(kind, 0) > 0 for kind in bug["kind"].split("|"))
             if caught and bug["kind"] == "hang" and "last at " not in run.stderr:
@@ -272,8 +297,8 @@ def check(binary, chosen, seed, duration):
                 failures.append(f"{bug_id}: exit {run.returncode}, reported {reported}\n{run.stderr[-2000:]}")
             print(f"| `{bug_id}` | {bug['scenario']} | {bug['kind']} | {verdict} |", flush=True)
         if replayed is not None:
-            failures += check_replay(binary, *replayed, scratch)
-        misspelt = stress(binary, "noSuchBug", ["--scenario", "mpsc.spec", "--iterations", "1"], os.path.join(scratch, "misspelt"))
+            failures += check_replay(stress, *replayed, scratch)
+        misspelt = stress("noSuchBug", ["--scenario", "mpsc.spec", "--iterations", "1"], os.path.join(scratch, "misspelt"))
         if misspelt.returncode != 64 or "names no seeded bug of this build; valid: " not in misspelt.stderr:
             failures.append(f"a misspelt id was not refused with 64: exit {misspelt.returncode}\n{misspelt.stderr[-2000:]}")
     finally:
@@ -283,20 +308,21 @@ def check(binary, chosen, seed, duration):
     return not failures
 
 
-def check_replay(binary, bug_id, stderr, scratch):
-    """The replay line a caught bug printed reproduces the failure, and passes without the bug."""
+def check_replay(stress, bug_id, stderr, scratch):
+    """The replay line a caught bug printed names the seeded build and the bug, reproduces
+    the failure, and passes without the bug."""
     lines = [line for line in stderr.splitlines() if "replay: " in line]
     if not lines:
         return [f"{bug_id}: the failure printed no replay line\n{stderr[-2000:]}"]
-    words = lines[0].split("replay: ", 1)[1].split()
+    words = shlex.split(lines[0].split("replay: ", 1)[1])
     assignments = [word for word in words[: next(i for i, word in enumerate(words) if "=" not in word)]]
-    if assignments != [f"{ENVIRONMENT_VARIABLE}={bug_id}"]:
-        return [f"{bug_id}: the replay line does not switch the bug on: {lines[0]}"]
-    arguments = words[len(assignments) + 1 :][1:]  # after the executable and `stress`
-    again = stress(binary, bug_id, arguments, os.path.join(scratch, "replay"))
+    if assignments != [f"{ENVIRONMENT_VARIABLE}={bug_id}", f"{TARGET_VARIABLE}={stress.target}"]:
+        return [f"{bug_id}: the replay line does not switch the bug on in the seeded build: {lines[0]}"]
+    arguments = words[len(assignments) + 1 :][1:]  # after the tool and `stress`
+    again = stress(bug_id, arguments, os.path.join(scratch, "replay"))
     if again.returncode != 3 or lines[0] not in again.stderr:
         return [f"{bug_id}: its replay line did not fail the same way (exit {again.returncode})\n{again.stderr[-2000:]}"]
-    clean = stress(binary, None, arguments, os.path.join(scratch, "replay-clean"))
+    clean = stress(None, arguments, os.path.join(scratch, "replay-clean"))
     if clean.returncode != 0:
         return [f"{bug_id}: its replay without the bug failed (exit {clean.returncode})\n{clean.stderr[-2000:]}"]
     return []
@@ -347,7 +373,7 @@ def self_test():
 
 
 def main(arguments):
-    options = {"--binary": None, "--seed": "1", "--duration": "30"}
+    options = {"--target": None, "--tool": None, "--seed": "1", "--duration": "30"}
     positional = []
     index = 0
     while index < len(arguments):
@@ -381,8 +407,9 @@ def main(arguments):
     for option in ("--seed", "--duration"):
         if not options[option].isdigit() or int(options[option]) < 1:
             raise CatalogueError(f"{option} '{options[option]}' is not a whole number ≥ 1")
-    binary = options["--binary"] or build()
-    return 0 if check(binary, rest, int(options["--seed"]), int(options["--duration"])) else 1
+    target = options["--target"] or build()
+    stress = Stress(options["--tool"] or tool(), target)
+    return 0 if check(stress, rest, int(options["--seed"]), int(options["--duration"])) else 1
 
 
 if __name__ == "__main__":

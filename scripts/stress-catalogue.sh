@@ -3,7 +3,8 @@
 # (RXSCHEDULERS_SEEDED_BUG), runs the scenario meant to catch it with the share of the
 # default budget one scenario gets (60 s / 11 scenarios) over SEEDS seeds, and prints a
 # Markdown table: seeds caught and the median seconds to the first violation. Builds the
-# seeded copy of the tree first (scripts/seeded-bugs.py build), unless BINARY names one.
+# seeded copy of the tree first (scripts/seeded-bugs.py build), unless BINARY names one; the
+# debug build's tool (.build/debug/schedbench, or TOOL) drives it through SCHEDBENCH_TARGET.
 # (scripts/seeded-bugs.py check is the pass/fail check of one seed that scripts/test.sh runs.)
 # With DEFAULT=1, instead runs each bug under the default `schedbench stress` (every
 # scenario, 60 s, seed 1 unless SEED says otherwise) and prints which scenarios caught it:
@@ -11,12 +12,15 @@
 #   scripts/stress-catalogue.sh              10 seeds (1…10)
 #   SEEDS=3 scripts/stress-catalogue.sh      fewer
 #   DEFAULT=1 scripts/stress-catalogue.sh    each bug under the default stress run
-#   BINARY=path scripts/stress-catalogue.sh  a seeded build made earlier
+#   BINARY=path scripts/stress-catalogue.sh  a seeded build (schedbench-builtins) made earlier
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 ensure_debian_packages libjemalloc-dev libsqlite3-dev pkg-config
 binary="${BINARY:-$(scripts/seeded-bugs.py build)}"
+tool="${TOOL:-.build/debug/schedbench}"
+[ -x "$tool" ] || swift build --product schedbench >&2
+export SCHEDBENCH_TARGET="$binary"
 seeds="${SEEDS:-10}"
 share=$(python3 -c 'print(60 / 11)')
 scratch="$(mktemp -d)"
@@ -32,7 +36,7 @@ if [ "${DEFAULT:-0}" = "1" ]; then
     for entry in "${catalogue[@]}"; do
         read -r bug _ <<<"$entry"
         status=0
-        RXSCHEDULERS_SEEDED_BUG="$bug" "$binary" stress --seed "$seed" --out "$scratch/default-$bug" --quiet >/dev/null 2>&1 || status=$?
+        RXSCHEDULERS_SEEDED_BUG="$bug" "$tool" stress --seed "$seed" --out "$scratch/default-$bug" --quiet >/dev/null 2>&1 || status=$?
         caught_by=$(scripts/stress-violations.py "$scratch/default-$bug/stress.csv")
         case "$status" in
             3) verdict="**caught**" ;;
@@ -49,7 +53,7 @@ echo "|---|---|---:|---:|---|"
 for entry in "${catalogue[@]}"; do
     read -r bug scenario <<<"$entry"
     for seed in $(seq 1 "$seeds"); do
-        RXSCHEDULERS_SEEDED_BUG="$bug" "$binary" stress --scenario "$scenario" --seed "$seed" --duration "$share" \
+        RXSCHEDULERS_SEEDED_BUG="$bug" "$tool" stress --scenario "$scenario" --seed "$seed" --duration "$share" \
             --out "$scratch/$bug-$seed" --quiet >/dev/null 2>&1 || true
     done
     python3 - "$scratch" "$bug" "$seeds" "$scenario" <<'PY'

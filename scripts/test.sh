@@ -8,12 +8,13 @@
 # planted in a copy of the tree and caught by its scenario: scripts/seeded-bugs.py), the whole suite under
 # ThreadSanitizer (it must report nothing), the example package of a user's scheduler
 # (built in release through the command plugin, measured, and stress-tested: its correct
-# scheduler passes, its broken one fails), the public-API check, and the DocC catalogs (no
+# scheduler passes, its broken one fails; then packed by scripts/bundle.sh and run without
+# the toolchain), the public-API check, and the DocC catalogs (no
 # warnings allowed). The debug and ThreadSanitizer builds have the StressHooks trait (the
 # core's stress points, which the stress tests need). The debug pass also
 # has the PostgreSQL trait and runs the history tests against a PostgreSQL server it
 # starts on loopback (scripts/test-postgres.sh); the other passes leave PostgreSQL out (it
-# adds SwiftNIO and BoringSSL to each build).
+# adds postgres-nio, SwiftNIO and BoringSSL to the tool's build).
 #   scripts/test.sh                 everything
 #   SKIP_RELEASE=1 scripts/test.sh  without the release pass
 #   SKIP_TSAN=1 scripts/test.sh     without the ThreadSanitizer pass
@@ -49,11 +50,13 @@ if [ "${SKIP_RELEASE:-0}" != "1" ]; then
     # The gate must fail on a seeded 20% slowdown of one path (a copy of HEAD with slower map).
     scripts/instruction-gate.py --self-test
     # The seeded-bug catalogue lives outside the core: a copy of the tree with every bug of
-    # scripts/seeded-bugs.txt planted behind a run-time switch, built in release with the
-    # stress hooks. With no bug switched on it is the stress build.
+    # scripts/seeded-bugs.txt planted behind a run-time switch, its measuring executable
+    # (schedbench-builtins) built in release with the stress hooks. With no bug switched on
+    # it is the stress build. The debug pass's tool drives it (SCHEDBENCH_TARGET).
     echo "== the seeded copy of the tree (scripts/seeded-bugs.py: its planting rules, then the build)"
     scripts/seeded-bugs.py --self-test
     seeded="$(scripts/seeded-bugs.py build)"
+    tool=.build/debug/schedbench
     # No workload closure may pay a run-time executor check the scheduler under test does not.
     scripts/check-isolation-checks.sh "$seeded"
     # The validation slowdown (ValidationSlowdown trait) must leave no code in a build without it.
@@ -63,13 +66,13 @@ if [ "${SKIP_RELEASE:-0}" != "1" ]; then
     fi
     echo "== schedbench stress (release with the stress hooks, no bug switched on, 45 s; a failure prints its seed and replay command)"
     stress_out="$(mktemp -d)"
-    "$seeded" stress --duration 45 --out "$stress_out/stress" --quiet
+    SCHEDBENCH_TARGET="$seeded" "$tool" stress --duration 45 --out "$stress_out/stress" --quiet
     rm -rf "$stress_out"
     # Each bug against the scenario meant to catch it (the release build is where some show:
     # PublishSubject calls its sole observer without a retain, and a debug build copies the
     # closure around the call), a replay line that reproduces, a misspelt bug refused.
     echo "== every seeded bug caught by its scenario (scripts/seeded-bugs.py check: seed 1, at most 30 s each)"
-    scripts/seeded-bugs.py check --binary "$seeded"
+    scripts/seeded-bugs.py check --target "$seeded" --tool "$tool"
 fi
 
 if [ "${SKIP_TSAN:-0}" != "1" ]; then
@@ -109,6 +112,12 @@ if [ "${SKIP_EXAMPLE:-0}" != "1" ]; then
             || { echo "error: no eventLoop/$strategy rows in the example's results.csv" >&2; exit 1; }
     done
     example stress --scheduler eventLoop --duration 10 --out "$example_out/good" --quiet
+    # Run directly, the executable hands its command line to the tool beside it, and
+    # builds the tool there first when it is missing (as after a plain `swift build`).
+    rm -f Examples/CustomScheduler/.build/release/schedbench
+    Examples/CustomScheduler/.build/release/EventLoopBench list > "$example_out/direct.txt" 2> "$example_out/direct.err"
+    grep -q "^  eventLoop " "$example_out/direct.txt" || { echo "error: the example's executable run directly does not list its scheduler" >&2; cat "$example_out/direct.err" >&2; exit 1; }
+    grep -q "building the schedbench tool" "$example_out/direct.err" || { echo "error: the example's executable did not say it builds the tool" >&2; exit 1; }
     # `swift package` exits 1 whatever the plugin's executable exited with (it prints the
     # code), so the broken scheduler's exit status is read from the executable itself.
     set +e
@@ -116,6 +125,11 @@ if [ "${SKIP_EXAMPLE:-0}" != "1" ]; then
     status=$?
     set -e
     [ "$status" -eq 3 ] || { echo "error: the broken scheduler's stress exited $status, not 3" >&2; exit 1; }
+    # The portable bundle of the example's executable and the tool (built above: only the
+    # copy costs), run from a fresh directory without the toolchain (scripts/bundle.sh).
+    echo "== scripts/bundle.sh: the example's executable and the tool, run without the toolchain"
+    bundle="$(scripts/bundle.sh --package-path Examples/CustomScheduler --product EventLoopBench --without-builtins --out "$example_out/dist")"
+    scripts/bundle.sh --check "$bundle"
     rm -rf "$example_out"
 fi
 

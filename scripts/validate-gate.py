@@ -23,8 +23,10 @@ added after it is judged, as CI adds main's runs, so the window slides with the 
 drift); the history (OUT/history.sqlite) and each run with its verdict (OUT/history-runs/)
 are kept.
 
-The slower build is the ValidationSlowdown build with SCHEDBENCH_SLOWDOWN set for the
-candidate only (a wrapper script); the baseline is the same binary without it. The realized
+The slower build is the ValidationSlowdown build of the measuring executable
+(schedbench-builtins) with SCHEDBENCH_SLOWDOWN set for the candidate only (a wrapper
+script); the baseline is the same binary without it. The tool beside it (schedbench) runs
+every gate, run and comparison. The realized
 slowdown of each slowed case is reported: the mean of the gates' own paired estimates.
 
 Every gate's outcome is appended to OUT/gates.csv (history runs to OUT/history.csv) as it
@@ -54,6 +56,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 THRESHOLDS = ["--thresholds", os.path.join(ROOT, "ci", "thresholds.json")]
+# The tool (schedbench) beside the measuring executable; set in main.
+TOOL = None
 
 
 class Campaign:
@@ -175,12 +179,13 @@ HISTORY_FIELDS = ["condition", "load", "run", "exit", "regressed", "slowed_estim
 
 
 def build():
-    """The release schedbench with the ValidationSlowdown trait."""
+    """The release schedbench-builtins with the ValidationSlowdown trait, and the tool beside it."""
     scratch = os.path.join(ROOT, ".build-validation")
-    subprocess.run(
-        ["swift", "build", "-c", "release", "--traits", "ValidationSlowdown", "--product", "schedbench", "--scratch-path", scratch],
-        cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    return os.path.join(scratch, "release", "schedbench")
+    for product in ("schedbench-builtins", "schedbench"):
+        subprocess.run(
+            ["swift", "build", "-c", "release", "--traits", "ValidationSlowdown", "--product", product, "--scratch-path", scratch],
+            cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    return os.path.join(scratch, "release", "schedbench-builtins")
 
 
 def wrapper(binary, slowdown, directory):
@@ -196,9 +201,9 @@ def wrapper(binary, slowdown, directory):
 
 
 def gate_command(plain, candidate, rounds, directory, trials_per_round=None):
-    """The campaign's gate: `plain` (the unchanged build) as the baseline and the runner,
-    `candidate` on the other side, results in `directory`."""
-    return [plain, "gate", "--baseline", plain, "--candidate", candidate, "--rounds", str(rounds),
+    """The campaign's gate: `plain` (the unchanged build) as the baseline, `candidate` on
+    the other side, results in `directory`."""
+    return [TOOL, "gate", "--baseline", plain, "--candidate", candidate, "--rounds", str(rounds),
             *(["--trials-per-round", str(trials_per_round)] if trials_per_round else []),
             *CAMPAIGN.gate_options, *CAMPAIGN.decision, "--out", directory, "--format", "csv", "--", *CAMPAIGN.cases]
 
@@ -265,7 +270,7 @@ def run_gates(binary, conditions, gates, rounds, load, out, trials_per_round=(No
                 paired_rows, estimates = regressed_rows(os.path.join(directory, "comparison.csv"))
                 welch_csv = os.path.join(directory, "welch.csv")
                 welch = subprocess.run(
-                    [plain, "compare", os.path.join(directory, "baseline"), os.path.join(directory, "candidate"),
+                    [TOOL, "compare", os.path.join(directory, "baseline"), os.path.join(directory, "candidate"),
                      *CAMPAIGN.decision, "--format", "csv"],
                     stdout=open(welch_csv, "w"), stderr=subprocess.DEVNULL)
                 welch_rows, _ = regressed_rows(welch_csv)
@@ -289,6 +294,11 @@ def run_gates(binary, conditions, gates, rounds, load, out, trials_per_round=(No
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def measure(target, arguments):
+    """`schedbench run arguments…` measuring with `target`."""
+    subprocess.run([TOOL, "run", *arguments], env={**os.environ, "SCHEDBENCH_TARGET": target}, check=True, stdout=subprocess.DEVNULL)
+
+
 def run_history(binary, runs, gates, load, out, slide=False):
     scratch = tempfile.mkdtemp(prefix="validate-history-")
     plain = wrapper(binary, None, scratch)
@@ -297,22 +307,20 @@ def run_history(binary, runs, gates, load, out, slide=False):
     loops = busy_loops(load)
     try:
         for run in range(1, runs + 1):
-            subprocess.run([plain, "run", *CAMPAIGN.cases, "--trials", "5", "--history", history, "--out", os.path.join(scratch, f"h{run}"),
-                            "--quiet", "--no-table"], check=True, stdout=subprocess.DEVNULL)
+            measure(plain, [*CAMPAIGN.cases, "--trials", "5", "--history", history, "--out", os.path.join(scratch, f"h{run}"), "--quiet", "--no-table"])
             print(f"history run {run} of {runs} added", flush=True)
         for run in range(1, gates + 1):
-            for condition, binary_path in (("aa", plain), ("one10", slowed)):
+            for condition, target in (("aa", plain), ("one10", slowed)):
                 directory = os.path.join(scratch, f"{condition}-{run}")
-                subprocess.run([binary_path, "run", *CAMPAIGN.cases, "--trials", "5", "--out", directory, "--quiet", "--no-table"],
-                               check=True, stdout=subprocess.DEVNULL)
+                measure(target, [*CAMPAIGN.cases, "--trials", "5", "--out", directory, "--quiet", "--no-table"])
                 verdict_csv = os.path.join(directory, "verdict.csv")
                 result = subprocess.run(
-                    [plain, "compare", "--history", history, directory, *THRESHOLDS,
+                    [TOOL, "compare", "--history", history, directory, *THRESHOLDS,
                      "--format", "csv"], stdout=open(verdict_csv, "w"), stderr=subprocess.DEVNULL)
                 rows, estimates = regressed_rows(verdict_csv)
                 if slide and condition == "aa":
                     # As main's runs are: judged, then added, so the next window holds it.
-                    subprocess.run([plain, "history", "add", directory, "--db", history], check=True, stdout=subprocess.DEVNULL)
+                    subprocess.run([TOOL, "history", "add", directory, "--db", history], check=True, stdout=subprocess.DEVNULL)
                 append(os.path.join(out, "history.csv"), HISTORY_FIELDS, {
                     "condition": condition, "load": load, "run": run, "exit": result.returncode,
                     "regressed": "; ".join(rows), "slowed_estimates": " ".join(estimates)})
@@ -580,7 +588,7 @@ def main():
                         help="slow the oneP conditions by a fixed spin, its turns found first by two gates of the full case set")
     parser.add_argument("--spin", type=int, metavar="TURNS",
                         help="slow the oneP conditions by this fixed spin (the turns an earlier --calibrate found)")
-    parser.add_argument("--binary", help="a schedbench built with the ValidationSlowdown trait (default: build it)")
+    parser.add_argument("--target", help="a schedbench-builtins built with the ValidationSlowdown trait, the schedbench tool beside it (default: build both)")
     parser.add_argument("--out", default=os.path.join(ROOT, "results", "validation"))
     parser.add_argument("--summary", metavar="OUT", help="print the tables of OUT and exit")
     parser.add_argument("--self-test", action="store_true", help="check the summary's statistics, and that --instructions runs the workflow's instruction step, and exit")
@@ -609,7 +617,11 @@ def main():
     if rounds < 2:
         parser.error(f"--rounds {rounds}: a gate needs 2 rounds or more")
     os.makedirs(options.out, exist_ok=True)
-    binary = os.path.abspath(options.binary) if options.binary else build()
+    binary = os.path.abspath(options.target) if options.target else build()
+    global TOOL
+    TOOL = os.path.join(os.path.dirname(binary), "schedbench")
+    if not os.access(TOOL, os.X_OK):
+        parser.error(f"--target {options.target}: no schedbench tool beside it ({TOOL})")
     slowed_percents = sorted({int(c[3:]) for c in conditions if c.startswith("one")})
     if options.spin is not None:
         SPIN.update({percent: options.spin for percent in slowed_percents})

@@ -2,11 +2,15 @@ import Foundation
 import PackagePlugin
 
 /// `swift package schedbench <subcommand> …`: builds the package's SchedulerBench executable
-/// in release and runs it with the arguments given, from the package's directory.
+/// and the `schedbench` tool in release, and runs the tool with the arguments given, from
+/// the package's directory, measuring with that executable (`SCHEDBENCH_TARGET`).
 ///
 /// The executable is the package's one executable product whose modules depend on the
 /// `SchedulerBench` library (`--product NAME` picks one when there are several).
-/// `--debug` builds it in debug instead (faster to build; never for figures you keep).
+/// `--debug` builds it in debug instead (faster to build; never for figures you keep); the
+/// tool is always built in release. Each build says what it builds before it starts: a
+/// first build compiles the core and the runtime (the executable) and the tool's own
+/// dependencies, several minutes on two cores.
 @main
 struct SchedBenchPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -32,24 +36,39 @@ struct SchedBenchPlugin: CommandPlugin {
         }
 
         let configuration: PackageManager.BuildConfiguration = debug ? .debug : .release
-        Diagnostics.remark("building \(product.name) (\(debug ? "debug" : "release"))")
-        let build = try packageManager.build(.product(product.name), parameters: .init(configuration: configuration, logging: .concise))
-        guard build.succeeded else {
-            throw PluginFailure("the build of \(product.name) failed:\n\(build.logText)")
-        }
-        guard let executable = build.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == product.name }) else {
-            throw PluginFailure("the build of \(product.name) produced no executable")
-        }
+        let executable = try build(product.name, configuration, what: "\(product.name), the package's measuring executable")
+        let tool = try build("schedbench", .release, what: "schedbench, the tool that drives it")
 
         let process = Process()
-        process.executableURL = executable.url
+        process.executableURL = tool
         process.arguments = passed
         process.currentDirectoryURL = context.package.directoryURL
+        var environment = ProcessInfo.processInfo.environment
+        environment["SCHEDBENCH_TARGET"] = executable.path
+        // What its messages and replay lines call it: the command that runs it again.
+        environment["SCHEDBENCH_COMMAND"] = "swift package --allow-writing-to-package-directory schedbench"
+        process.environment = environment
         try process.run()
         process.waitUntilExit()
         // The executable's exit status is the command's (0 ok, 1 error, 2 regressed, 3 violation, 64 usage, 130 interrupted).
         if process.terminationReason == .exit && process.terminationStatus == 0 { return }
         exit(process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus)
+    }
+
+    /// Builds `product`, saying so first (the build itself is silent until it ends), and
+    /// returns its executable.
+    private func build(_ product: String, _ configuration: PackageManager.BuildConfiguration, what: String) throws -> URL {
+        let mode = configuration == .debug ? "debug" : "release"
+        FileHandle.standardError.write(
+            Data("schedbench: building \(what) (\(mode)); a first build takes several minutes, later ones seconds\n".utf8))
+        let build = try packageManager.build(.product(product), parameters: .init(configuration: configuration, logging: .concise))
+        guard build.succeeded else {
+            throw PluginFailure("the build of \(product) failed:\n\(build.logText)")
+        }
+        guard let executable = build.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == product }) else {
+            throw PluginFailure("the build of \(product) produced no executable")
+        }
+        return executable.url
     }
 
     /// Whether one of the product's modules depends on the SchedulerBench library.

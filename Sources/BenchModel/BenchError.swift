@@ -25,6 +25,9 @@ package enum BenchError: Error, Codable, Sendable, Equatable, CustomStringConver
     /// a path or a PostgreSQL address without its password. What the history already
     /// stored is unchanged.
     case history(location: String, problem: String)
+    /// A request named what the measuring executable does not have, or asked what cannot
+    /// be (a usage error: the command line's exit status 64).
+    case usage(String)
 
     package var description: String {
         switch self {
@@ -36,6 +39,7 @@ package enum BenchError: Error, Codable, Sendable, Equatable, CustomStringConver
         case .childFailed(let executable, let problem): return "\(executable): \(problem)"
         case .toolMissing(let problem): return problem
         case .history(let location, let problem): return "history \(location): \(problem)"
+        case .usage(let problem): return problem
         }
     }
 }

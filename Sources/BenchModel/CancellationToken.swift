@@ -6,8 +6,10 @@ import Synchronization
 /// once. The CLI cancels on the first Ctrl-C.
 package final class CancellationToken: Sendable {
     private let cancelled = Atomic<Bool>(false)
+    private let parent: CancellationToken?
 
-    package init() {}
+    /// A token of its own; with `parent`, also cancelled whenever `parent` is.
+    package init(following parent: CancellationToken? = nil) { self.parent = parent }
 
     /// Requests the stop. Returns whether it had already been requested.
     @discardableResult
@@ -15,7 +17,7 @@ package final class CancellationToken: Sendable {
         cancelled.exchange(true, ordering: .relaxed)
     }
 
-    package var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+    package var isCancelled: Bool { cancelled.load(ordering: .relaxed) || parent?.isCancelled == true }
 }
 
 /// The work stopped because its `CancellationToken` was cancelled: what it had done is

@@ -1,9 +1,10 @@
 import Foundation
 
-/// A value that threads share under a lock: the engine's one way to guard state that an
-/// atomic cannot hold. Every access goes through `withLock`, so a class that keeps its
-/// mutable state in `Locked` properties is `Sendable` as the compiler checks it, without an
-/// `@unchecked` of its own.
+/// A value that threads share under a lock, for state an atomic cannot hold. Every access
+/// goes through `withLock`, so a class that keeps its mutable state in `Locked` properties
+/// is `Sendable` as the compiler checks it, without an `@unchecked` of its own. (Where a
+/// lock orders a sequence of steps rather than guarding one value, as in the stress
+/// scenarios and the run recorder, the class holds an `NSLock` and says what it guards.)
 ///
 /// Built on `NSLock` (a pthread mutex), not `Synchronization.Mutex`: ThreadSanitizer
 /// follows pthread locks, but not the futex of this toolchain's prebuilt Mutex, under which

@@ -73,4 +73,13 @@ package enum NameRules {
         let allowed = name.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || ".-_".unicodeScalars.contains($0) }
         return allowed ? nil : "may hold only letters, digits, '.', '_' and '-'"
     }
+
+    /// Why `name` cannot be a case's strategy, or nil when it can: a name, or two joined
+    /// by `StrategyName.compositeSeparator` (`drain+batched`).
+    package static func problem(withStrategy name: String) -> String? {
+        let parts = name.split(separator: StrategyName.compositeSeparator, omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { return "joins more than two names with '\(StrategyName.compositeSeparator)'" }
+        for part in parts { if let problem = problem(with: String(part)) { return parts.count == 1 ? problem : "has a part that \(problem)" } }
+        return nil
+    }
 }

@@ -40,8 +40,10 @@ package struct StressResult: Codable, Sendable {
     /// catalogue (scripts/seeded-bugs.py).
     package static let seededBugVariable = "RXSCHEDULERS_SEEDED_BUG"
 
-    /// The command a replay starts with: `schedbench`, or the name of the user's
-    /// SchedulerBench executable that ran the scenario (its entry point sets it).
+    /// The command a replay starts with: `schedbench`, the name of the user's
+    /// SchedulerBench executable that ran the scenario, or the plugin's command; preceded
+    /// by the `SCHEDBENCH_TARGET` assignment when one named the measuring executable by
+    /// hand. The tool's entry point sets it.
     nonisolated(unsafe) package static var commandName = "schedbench"
 
     /// An empty result, with a zero for every kind in `checks`.

@@ -76,6 +76,14 @@ extension BlockingObservable {
 
     /// Subscribes and waits until the sequence ends, `limit` elements that satisfy
     /// `predicate` arrived, `predicate` threw, or the timeout passed.
+    ///
+    /// The subscription is made inside an action of the current thread's trampoline, as
+    /// RxBlocking makes it: a source that emits through the trampoline (`of`, `from`,
+    /// `range`) then emits after `subscribe` has returned its disposable, so the collection
+    /// can stop it after the element that ends it (RxBlocking's `single` calls its predicate
+    /// no further). Called inside a trampoline action already (where a new one would only be
+    /// queued behind the wait), it subscribes directly; a source that emits through the
+    /// trampoline then cannot emit until that action returns, as with RxBlocking.
     private func collect(upTo limit: Int? = nil, where predicate: @escaping (Element) throws -> Bool = { _ in true })
         -> MaterializedSequenceResult<Element>
     {
@@ -84,22 +92,32 @@ extension BlockingObservable {
         let finish = { (error: Swift.Error?) in
             if state.finish(with: error) { subscription.dispose() }
         }
-        subscription.setDisposable(
-            source.subscribe { event in
-                switch event {
-                case .next(let element):
-                    do {
-                        guard try predicate(element) else { return }
-                    } catch {
-                        return finish(error)
+        let subscribe = {
+            subscription.setDisposable(
+                source.subscribe { event in
+                    switch event {
+                    case .next(let element):
+                        do {
+                            guard try predicate(element) else { return }
+                        } catch {
+                            return finish(error)
+                        }
+                        if let count = state.append(element), let limit, count >= limit { finish(nil) }
+                    case .error(let error):
+                        finish(error)
+                    case .completed:
+                        finish(nil)
                     }
-                    if let count = state.append(element), let limit, count >= limit { finish(nil) }
-                case .error(let error):
-                    finish(error)
-                case .completed:
-                    finish(nil)
-                }
-            })
+                })
+        }
+        if CurrentThreadScheduler.isScheduleRequired {
+            _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+                subscribe()
+                return Disposables.create()
+            }
+        } else {
+            subscribe()
+        }
         if !state.wait(timeout: timeout) { finish(RxError.timeout) }
         subscription.dispose()
         return state.result

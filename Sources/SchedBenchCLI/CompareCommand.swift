@@ -1,4 +1,7 @@
 import ArgumentParser
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 struct CompareCommand: ParsableCommand {

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 /// The options `compare` and `gate` share: thresholds, metrics, output format, strictness.

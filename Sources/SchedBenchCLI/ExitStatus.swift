@@ -1,4 +1,7 @@
 import ArgumentParser
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 /// The documented exit statuses, and the one place that decides which applies. Commands
@@ -28,7 +31,7 @@ enum ExitStatus: Int32, Error {
         """
 
     /// A run's status: a correctness failure outranks an error, which outranks an interruption.
-    init(_ outcome: BenchRun.Outcome) {
+    init(_ outcome: RunWorkflow.Measured) {
         if !outcome.correctnessFailures.isEmpty {
             self = .correctnessFailure
         } else if !outcome.errors.isEmpty || outcome.writeError != nil {

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 /// `schedbench export`: a run's results for a continuous-benchmarking service.

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 struct GateCommand: ParsableCommand {
@@ -95,7 +98,9 @@ struct GateCommand: ParsableCommand {
         _ = try runCommand()
     }
 
-    /// The `schedbench run` options after `--`, parsed as `run` parses them.
+    /// The `schedbench run` options after `--`, parsed as `run` parses them: their names
+    /// checked and their cases planned by the measuring executable this tool drives (the
+    /// built-ins beside it, or `SCHEDBENCH_TARGET`'s), as `run` plans them.
     private func runCommand() throws -> RunCommand {
         do {
             return try RunCommand.parse(runArguments)
@@ -106,7 +111,7 @@ struct GateCommand: ParsableCommand {
 
     func run() throws {
         let runOptions = try runCommand()
-        let cases = try runOptions.plan().expand().cases
+        let cases = try runOptions.planned().cases
         guard !cases.isEmpty else { throw ValidationError("the run options after -- select no cases (see `schedbench run --dry-run`)") }
         let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
         let directory = URL(fileURLWithPath: out ?? "results/gate-\(stamp)")

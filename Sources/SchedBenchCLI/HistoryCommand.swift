@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 /// `schedbench history`: runs kept over time, in SQLite or PostgreSQL.
@@ -106,7 +109,8 @@ struct HistoryCommand: ParsableCommand {
         private func names() throws -> (WorkloadName, Metric, SchedulerName?, StrategyName?) {
             // A history may hold other executables' entries: any well-formed name is asked for.
             func name<Name: OpenName>(_ value: String, _ option: String) throws -> Name {
-                if let problem = NameRules.problem(with: value) { throw ValidationError("--\(option) '\(value)' \(problem)") }
+                let problem = option == "strategy" ? NameRules.problem(withStrategy: value) : NameRules.problem(with: value)
+                if let problem { throw ValidationError("--\(option) '\(value)' \(problem)") }
                 return Name(value)
             }
             guard let metricName = Metric(rawValue: metric) else {

@@ -1,4 +1,7 @@
 import Foundation
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 /// Signals for commands that run for long. Ctrl-C: the first cancels the engine's token

@@ -1,54 +1,72 @@
 import ArgumentParser
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List workloads, schedulers, strategies and suites."
+        abstract: "List workloads, schedulers, strategies, suites, stress scenarios and stress points."
     )
 
-    func run() {
-        print(Self.render())
+    func run() throws {
+        print(Self.render(try MeasuringExecutable.resolve().describe().description))
     }
 
-    /// The listing: every name with its one-line description, from the engine's catalogue.
-    static func render() -> String {
+    /// The listing: every name the measuring executable has, with its one-line description.
+    /// Summaries come from its registrations, a user's among them: each is printed on one
+    /// line with control characters made visible (`TerminalText`).
+    static func render(_ described: RegistryDescription) -> String {
         let indent = String(repeating: " ", count: 24)
         func padded(_ name: String, _ width: Int) -> String { name.padding(toLength: max(width, name.count + 2), withPad: " ", startingAt: 0) }
+        func line(_ text: String) -> String { TerminalText.visible(text).replacingOccurrences(of: "\n", with: " ") }
+        let listed = described.strategyNames
         var lines = ["Workloads:"]
-        for workload in Workloads.descriptions {
-            lines.append("  \(padded(workload.name.rawValue, 22))\(workload.summary)")
+        for workload in described.workloads {
+            lines.append("  \(padded(workload.name.rawValue, 22))\(line(workload.summary))")
             let byStrategy = Dictionary(grouping: workload.variants, by: \.strategy)
-            let runs = Registry.current.ordered(byStrategy.keys).map { strategy in
+            let runs = listed.filter { byStrategy[$0] != nil }.map { strategy in
                 "\(strategy.rawValue) on \(byStrategy[strategy]!.map(\.scheduler.rawValue).joined(separator: ","))"
             }
             lines.append("\(indent)runs: \(runs.joined(separator: "; "))")
+            if !workload.composites.isEmpty {
+                let byComposite = Dictionary(grouping: workload.composites, by: \.strategy)
+                let named = StrategyName.ordered(byComposite.keys).map { strategy in
+                    "\(strategy.rawValue) on \(byComposite[strategy]!.map(\.scheduler.rawValue).joined(separator: ","))"
+                }
+                lines.append("\(indent)when named: \(named.joined(separator: "; "))")
+            }
             let rate = workload.defaultRateHz > 0 ? ", rate \(workload.defaultRateHz) Hz" : ""
             lines.append(
                 "\(indent)axes: \(workload.axes.isEmpty ? "none" : workload.axes.joined(separator: ", ")); default events \(workload.defaultEvents)\(rate)"
             )
         }
         lines.append("\nSchedulers:")
-        for scheduler in Registry.current.schedulers {
-            let claims = scheduler.contracts.names.isEmpty ? "" : " [\(scheduler.contracts.names.joined(separator: ", "))]"
-            lines.append("  \(padded(scheduler.name.rawValue, 16))\(scheduler.summary)\(claims)")
+        for scheduler in described.schedulers {
+            let claims = scheduler.contracts.isEmpty ? "" : " [\(scheduler.contracts.joined(separator: ", "))]"
+            lines.append("  \(padded(scheduler.name.rawValue, 16))\(line(scheduler.summary))\(claims)")
         }
         lines.append(
             "  \(padded(SchedulerName.none.rawValue, 16))no Rx scheduler: the hand-offs (context baselines and peer frameworks) run their own consumer")
-        lines.append("\nStrategies (each selects on one axis):")
+        lines.append(
+            "\nStrategies (each selects on one axis; an observe(on:) strategy or periodic policy, '+', a dispatch selects both: drain+batched):")
         for axis in StrategyName.Axis.allCases {
+            let strategies = described.strategies.filter { $0.axis == axis }
+            guard !strategies.isEmpty else { continue }
             lines.append("  \(axis.rawValue):")
-            lines += Registry.current.strategies.filter { $0.axis == axis }.map { "    \(padded($0.name.rawValue, 18))\($0.summary)" }
+            lines += strategies.map { "    \(padded($0.name.rawValue, 18))\(line($0.summary))" }
         }
         lines.append("\nSuites:")
-        lines += Suite.all.map { "  \(padded($0.name, 16))\($0.summary)" }
+        lines += described.suites.map { "  \(padded($0.name, 16))\(line($0.summary))" }
         lines.append("\nStress scenarios (schedbench stress):")
-        for scenario in StressScenarioName.allCases {
-            lines.append("  \(padded(scenario.rawValue, 22))\(scenario.summary)")
+        for scenario in described.scenarios {
+            lines.append("  \(padded(scenario.name.rawValue, 22))\(line(scenario.summary))")
             lines.append("\(indent)checks: \(scenario.checks.map(\.rawValue).joined(separator: ", "))")
         }
-        lines.append("\nStress points of the core (schedbench stress --points; perturbed in a build with the StressHooks trait):")
-        lines += Perturbation.points.map { "  \(padded($0.name, 26))\($0.summary)" }
+        let hooks = described.hooksCompiled ? "perturbed in this build" : "not in this build: build it with --traits StressHooks"
+        lines.append("\nStress points of the core (schedbench stress --points; \(hooks)):")
+        lines += described.stressPoints.map { "  \(padded($0.name, 26))\(line($0.summary))" }
         return lines.joined(separator: "\n")
     }
 }

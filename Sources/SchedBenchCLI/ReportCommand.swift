@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 /// `schedbench report`: a self-contained HTML report of a run, and of its comparison with

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 struct RunCommand: ParsableCommand {
@@ -14,7 +17,7 @@ struct RunCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Suite: quick, default or full.")
+    @Option(help: "Suite: quick, default, full or scaling (see `schedbench list`).")
     var suite = "default"
 
     @Option(name: .customLong("workload"), help: ArgumentHelp("Workloads to run (see `schedbench list`).", valueName: "name"))
@@ -106,15 +109,14 @@ struct RunCommand: ParsableCommand {
         return items
     }
 
-    /// The names given, each registered in this executable (its built-ins and its own entries).
-    private static func names<Name: RegisteredName>(_ values: [String], option: String) throws -> [Name]? {
+    /// The names given, each one the measuring executable has (`valid`).
+    private static func names<Name: OpenName>(_ values: [String], option: String, valid: [Name]) throws -> [Name]? {
         let given = try split(values, option: option)
         guard !given.isEmpty else { return nil }
         return try given.map { value in
             let name = Name(value)
-            guard Name.registered.contains(name) else {
-                let valid = Name.registered.map(\.rawValue).joined(separator: ", ")
-                throw ValidationError("unknown \(option) '\(value)'; valid: \(valid)")
+            guard valid.contains(name) else {
+                throw ValidationError("unknown \(option) '\(value)'; valid: \(valid.map(\.rawValue).joined(separator: ", "))")
             }
             return name
         }
@@ -137,8 +139,9 @@ struct RunCommand: ParsableCommand {
     }
 
     func validate() throws {
-        guard Suite.named(suite) != nil else {
-            throw ValidationError("unknown suite '\(suite)'; valid: \(Suite.all.map(\.name).joined(separator: ", "))")
+        let described = try Self.target().describe().description
+        guard described.suites.contains(where: { $0.name == suite }) else {
+            throw ValidationError("unknown suite '\(suite)'; valid: \(described.suites.map(\.name).joined(separator: ", "))")
         }
         try Self.check(trials, option: "trials", within: Limits.trials)
         try Self.check(warmup, option: "warmup", within: Limits.warmup)
@@ -149,7 +152,7 @@ struct RunCommand: ParsableCommand {
         }
         if let problem = FaultInjection.environmentProblem { throw ValidationError(problem) }
         _ = try historyLocation()
-        let (cases, skipped) = try plan().expand()
+        let (cases, skipped) = try planned()
         if cases.isEmpty && !dryRun {
             let reasons = skipped.map { "\n  skipped \($0)" }.joined()
             throw ValidationError("no cases to run with these options\(reasons)")
@@ -166,18 +169,36 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    func plan() throws -> RunPlan {
-        RunPlan(
-            suite: Suite.named(suite)!,
-            workloads: try Self.names(workloads, option: "workload"),
-            schedulers: try Self.names(schedulers, option: "scheduler"),
-            strategies: try Self.names(strategies, option: "strategy"),
+    /// What the options ask the measuring executable to plan (the names checked against
+    /// what it describes).
+    func planRequest() throws -> PlanRequest {
+        let described = try Self.target().describe().description
+        return PlanRequest(
+            suite: suite,
+            workloads: try Self.names(workloads, option: "workload", valid: described.workloadNames),
+            schedulers: try Self.names(schedulers, option: "scheduler", valid: described.schedulerNames),
+            strategies: try Self.names(strategies, option: "strategy", valid: described.selectableStrategyNames),
             producers: try Self.numbers(producers, option: "producers", within: Limits.producers),
             events: events,
             payloads: try Self.numbers(payload, option: "payload", within: Limits.payloadBytes),
             rates: try Self.numbers(rate, option: "rate", within: Limits.rateHz)
         )
     }
+
+    /// The cases the measuring executable plans for these options, and what it skipped;
+    /// asked once per process for the same request.
+    func planned() throws -> (cases: [BenchCase], skipped: [PlanReply.Skip]) {
+        let request = try planRequest()
+        if let known = Self.plans.withLock({ $0[request] }) { return (known.cases, known.skipped) }
+        let reply = try Self.target().plan(request)
+        Self.plans.withLock { $0[request] = reply }
+        return (reply.cases, reply.skipped)
+    }
+
+    private static let plans = Locked<[PlanRequest: PlanReply]>([:])
+
+    /// The executable that plans and measures (`MeasuringExecutable.resolve()`).
+    static func target() throws -> MeasuringExecutable { try MeasuringExecutable.resolve() }
 
     /// `--history`'s database; nil without the option.
     func historyLocation() throws -> HistoryLocation? {
@@ -202,7 +223,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (cases, skipped) = try plan().expand()
+        let (cases, skipped) = try planned()
         if dryRun {
             for benchCase in cases { print(benchCase) }
             for skip in skipped { print("skipped \(skip)") }
@@ -210,9 +231,10 @@ struct RunCommand: ParsableCommand {
             return
         }
 
+        let target = try Self.target()
         let workflow = RunWorkflow(
-            cases: cases, options: options, directory: out.map { URL(fileURLWithPath: $0) }, replaceExisting: overwrite, writeReport: report,
-            history: try historyLocation())
+            target: target, cases: cases, options: options, directory: out.map { URL(fileURLWithPath: $0) },
+            provenance: try target.runProvenance(), replaceExisting: overwrite, writeReport: report, history: try historyLocation())
         let directory = workflow.directory
         let progress = ProgressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()

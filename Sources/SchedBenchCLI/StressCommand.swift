@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import RxSchedulers
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 /// `schedbench stress`: seeded, replayable races against the core's concurrency contracts.
@@ -64,12 +66,23 @@ struct StressCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if let scheduler, !Registry.current.schedulers.contains(where: { $0.name.rawValue == scheduler }) {
-            throw ValidationError(
-                "unknown --scheduler '\(scheduler)'; registered: \(Registry.current.schedulers.map(\.name.rawValue).joined(separator: ", "))")
+        let described = try MeasuringExecutable.resolve().describe().description
+        let registered = described.schedulers
+        if let scheduler {
+            guard let named = registered.first(where: { $0.name.rawValue == scheduler }) else {
+                throw ValidationError("unknown --scheduler '\(scheduler)'; registered: \(registered.map(\.name.rawValue).joined(separator: ", "))")
+            }
+            if let refusal = named.stressRefusal { throw ValidationError("--scheduler \(refusal)") }
         }
-        for name in try RunCommand.split(scenarios, option: "scenario") where StressScenarioName(rawValue: name) == nil {
-            throw ValidationError("unknown scenario '\(name)'; valid: \(StressScenarioName.allCases.map(\.rawValue).joined(separator: ", "))")
+        let offered = described.scenarios.map(\.name)
+        let names = try RunCommand.split(scenarios, option: "scenario")
+        for name in names where StressScenarioName(rawValue: name).map(offered.contains) != true {
+            throw ValidationError("unknown scenario '\(name)'; valid: \(offered.map(\.rawValue).joined(separator: ", "))")
+        }
+        if scheduler != nil, let other = names.first(where: { $0 != StressScenarioName.schedulerContract.rawValue }) {
+            throw ValidationError(
+                "--scheduler holds a registered scheduler to its contract (scenario \(StressScenarioName.schedulerContract.rawValue)); "
+                    + "--scenario \(other) stresses the core on schedulers of its own and takes no --scheduler")
         }
         if let duration, !(duration > 0 && duration <= Double(Limits.stressSeconds.upperBound)) {
             throw ValidationError("--duration \(duration) is outside 0 (exclusive)...\(Limits.stressSeconds.upperBound) seconds")
@@ -86,17 +99,21 @@ struct StressCommand: ParsableCommand {
             throw ValidationError("--hang-timeout \(hangTimeout) is outside 0.5...600 seconds")
         }
         if let out, out.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--out '' names no directory") }
-        _ = try pointNames()
-        if let problem = SeededBugRequest.problem { throw ValidationError(problem) }
+        _ = try pointNames(described)
+        if let bug = ProcessInfo.processInfo.environment[StressResult.seededBugVariable], !bug.isEmpty, !described.seededBuild {
+            // Such a build would run the scenarios without the bug and pass.
+            throw ValidationError(
+                "\(StressResult.seededBugVariable)='\(bug)' is set, but this build has no seeded bugs: build the catalogue with scripts/seeded-bugs.py build")
+        }
         if let problem = FaultInjection.environmentProblem { throw ValidationError(problem) }
     }
 
     /// `--points` as names (empty for `none`); nil when not given. An unknown name is a usage error.
-    func pointNames() throws -> [String]? {
+    func pointNames(_ described: RegistryDescription) throws -> [String]? {
         guard let points else { return nil }
         let names = points.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if names == ["none"] { return [] }
-        let valid = Perturbation.points.map(\.name)
+        let valid = described.stressPoints.map(\.name)
         guard !names.isEmpty else { throw ValidationError("--points '\(points)' names no stress point; valid: none, \(valid.joined(separator: ", "))") }
         for name in names where !valid.contains(name) {
             throw ValidationError("unknown --points '\(name)'; valid: none, \(valid.joined(separator: ", "))")
@@ -105,28 +122,35 @@ struct StressCommand: ParsableCommand {
     }
 
     func run() throws {
+        let target = try MeasuringExecutable.resolve()
+        let described = try target.describe().description
+        let provenance = try target.runProvenance()
         let names = try RunCommand.split(scenarios, option: "scenario").compactMap(StressScenarioName.init(rawValue:))
         let chosen = names.isEmpty ? StressScenarioName.defaults(targetingScheduler: scheduler != nil) : StressScenarioName.allCases.filter(names.contains)
-        let seed = self.seed ?? StressRandom.freshSeed()
+        // A fresh seed is printed (and in the replay line); 0 is not a seed.
+        let seed = self.seed ?? UInt64.random(in: 1...UInt64(Int64.max))
         let seconds = duration ?? (iterations == nil ? StressOptions.defaultRunSeconds : nil)
-        let provenance = Provenance.current()
         let directory = URL(fileURLWithPath: out ?? "results/stress-\(provenance.runID)")
         let file = directory.appendingPathComponent(StressFile.name)
         let plan = StressRun.Plan(
             scenarios: chosen, seed: seed, seconds: seconds, iterations: iterations, spinners: threads, hangTimeout: hangTimeout,
-            scheduler: scheduler.map(SchedulerName.init), points: try pointNames())
+            scheduler: scheduler.map(SchedulerName.init), points: try pointNames(described))
         let renderer = StressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1, quiet: quiet)
         let cancellation = CancellationToken()
-        let run = StressRun(plan: plan, output: .init(directory: directory, provenance: provenance), observer: renderer, cancellation: cancellation)
+        let run = StressRun(
+            plan: plan, target: target, description: described, output: .init(directory: directory, provenance: provenance), observer: renderer,
+            cancellation: cancellation)
+        let claim: DirectoryClaim?
         do {
-            try run.prepare()
+            claim = try run.prepare()
         } catch BenchError.resultsExist(let path) {
             printError("error: \(path) holds another run's results; choose a new --out")
             throw ExitStatus.error
         }
 
-        let hooks = StressHooks.isCompiled ? "stress hooks compiled in" : "no stress hooks in this build (swift build --traits StressHooks adds them)"
-        let bug = SeededBugRequest.requested.map { ", seeded bug \($0)" } ?? ""
+        defer { withExtendedLifetime(claim) {} }
+        let hooks = described.hooksCompiled ? "stress hooks compiled in" : "no stress hooks in this build (swift build --traits StressHooks adds them)"
+        let bug = ProcessInfo.processInfo.environment[StressResult.seededBugVariable].flatMap { $0.isEmpty ? nil : ", seeded bug \($0)" } ?? ""
         printError(
             "stress: seed \(seed), \(chosen.count) scenarios, \(seconds.map { String(format: "%g s", $0) } ?? "\(iterations!) iterations each"); \(hooks)\(bug)"
         )

@@ -1,11 +1,9 @@
-import SchedulerBench
-import SchedulerBenchPeers
+import SchedBenchCLI
 
-/// `schedbench`: SchedulerBench's command line over the built-ins and the peers
-/// (SwiftNIO, a custom-executor actor), which it registers as any package registers its own.
+/// `schedbench`: the tool. It measures nothing itself: it drives a measuring executable
+/// (`schedbench-builtins` beside it, or the one `SCHEDBENCH_TARGET` names) through the
+/// child protocol, and compares, gates, stores and reports what that measured.
 @main
-struct SchedBenchMain: SchedulerBenchCommand {
-    static func register(in registry: inout Registry) {
-        Peers.register(in: &registry)
-    }
+struct SchedBenchMain {
+    static func main() { SchedBench.main() }
 }

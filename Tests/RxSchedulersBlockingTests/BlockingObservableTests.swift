@@ -20,6 +20,14 @@ final class BlockingObservableTests: XCTestCase {
         XCTAssertThrowsError(try Observable<Int>.empty().toBlocking().single()) { XCTAssertTrue(($0 as? RxError).map { "\($0)" } == "\(RxError.noElements)") }
     }
 
+    /// As RxBlocking: the subscription is made on the trampoline, so a source that emits
+    /// through it stops after the element that settles `single` (its predicate sees no more).
+    func testSingleStopsASourceOnTheTrampolineAtTheElementThatSettlesIt() throws {
+        var seen: [Int] = []
+        XCTAssertThrowsError(try Observable.of(42, 43, 44, 45).toBlocking().single { seen.append($0); return $0 >= 43 })
+        XCTAssertEqual(seen, [42, 43, 44])
+    }
+
     func testFirstDisposesTheSubscriptionAfterTheFirstElement() throws {
         var disposed = false
         let endless = Observable<Int>.create { observer in

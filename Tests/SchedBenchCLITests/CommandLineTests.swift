@@ -1,11 +1,12 @@
 import Foundation
 import XCTest
 
-@testable import BenchAnalysis
-@testable import BenchMeasure
-@testable import BenchModel
-@testable import BenchStress
+@testable import SchedBenchCLI
 @testable import BenchWorkflows
+@testable import BenchAnalysis
+@testable import BenchModel
+@testable import BenchChild
+import BenchTestSupport
 
 /// Runs the built `schedbench` as users do, checking exit codes, messages and files.
 final class CommandLineTests: SchedBenchTestCase {
@@ -66,13 +67,36 @@ final class CommandLineTests: SchedBenchTestCase {
     func testListNamesEveryWorkloadSchedulerStrategyAndSuite() throws {
         let run = try schedbench(["list"])
         XCTAssertEqual(run.status, 0)
-        for name in WorkloadName.registered.map(\.rawValue) + SchedulerName.registered.map(\.rawValue)
-            + StrategyName.registered.map(\.rawValue) + Suite.all.map(\.name)
+        let described = try described()
+        for name in described.workloadNames.map(\.rawValue) + described.schedulerNames.map(\.rawValue)
+            + described.strategyNames.map(\.rawValue) + described.suites.map(\.name)
         {
             XCTAssertTrue(run.stdout.contains(name), name)
         }
         // Strategies listed under their axis.
         XCTAssertTrue(run.stdout.contains("  dispatch:\n    batched "), run.stdout)
+        // The composites a workload runs when named.
+        XCTAssertTrue(run.stdout.contains("when named: reference+batched on main,serial,concurrent;"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("drain+batched on serial,concurrent; drain+perAction on main"), run.stdout)
+    }
+
+    /// A composite strategy goes from the command line through the plan into the results,
+    /// and reads back; a composite no workload runs is refused with the usage status.
+    func testACompositeStrategyRunsWhenNamed() throws {
+        let out = try temporaryDirectory()
+        let run = try schedbench([
+            "run", "--workload", "observeOn.throughput", "--scheduler", "serial", "--strategy", "drain+batched", "--producers", "2",
+            "--events", "2000", "--trials", "2", "--warmup", "0", "--no-allocations", "--out", out.path, "--quiet", "--no-table",
+        ])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let (cases, _) = try ResultsFiles.read(out.path)
+        XCTAssertEqual(cases.map(\.benchCase.strategy), [StrategyName("drain+batched")])
+        let compared = try schedbench(["compare", out.path, out.path])
+        XCTAssertEqual(compared.status, 0, compared.stderr)
+
+        let unknown = try schedbench(["run", "--strategy", "drain+fast", "--dry-run"])
+        XCTAssertEqual(unknown.status, 64, unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("unknown strategy 'drain+fast'; valid: reference, "), unknown.stderr)
     }
 
     /// A tiny suite end to end: both files exist, follow the schema, and hold every case.
@@ -219,7 +243,7 @@ final class CommandLineTests: SchedBenchTestCase {
     /// waking up or still leaving a block during the trial, used to move it by up to 5%
     /// under load; the 0.1% tolerance leaves room only for the allocator's shared state.
     func testInstructionCountsRepeatForASingleThreadedCaseHoweverLoadedTheMachineIs() throws {
-        guard InstructionCounter.findValgrind() != nil else { throw XCTSkip("valgrind is not installed") }
+        guard ExecutableSearch.onPath("valgrind") != nil else { throw XCTSkip("valgrind is not installed") }
         var counts: [String] = []
         for _ in 0..<2 {
             let out = try temporaryDirectory()
@@ -311,6 +335,21 @@ final class CommandLineTests: SchedBenchTestCase {
         busy.loadAverage = "7.5"
         let loaded = try schedbench(["compare", base.path, try writeRun(nanos: [101, 100, 99, 101, 100], provenance: busy).path])
         XCTAssertTrue(loaded.stderr.contains("warning: NEW started on a busy machine (load average 7.5 on \(here.cores) cores)"), loaded.stderr)
+    }
+
+    /// A thresholds file may name any workload (a team's own too); one neither run measured
+    /// (a misspelling, say) sets nothing, and the comparison says so.
+    func testThresholdsForAWorkloadNeitherRunMeasuredAreReported() throws {
+        let base = try writeRun(nanos: [100, 101, 99, 100, 102])
+        let new = try writeRun(nanos: [101, 100, 99, 101, 100])
+        let thresholds = base.deletingLastPathComponent().appendingPathComponent("thresholds-\(UUID().uuidString).json")
+        try Data(#"{"workloads": {"observeOn.latncy": {"latency_p99_ns": 0.3}, "myTeam.fanOut": {}}}"#.utf8).write(to: thresholds)
+        defer { try? FileManager.default.removeItem(at: thresholds) }
+        let compared = try schedbench(["compare", base.path, new.path, "--thresholds", thresholds.path])
+        XCTAssertEqual(compared.status, 0, compared.stderr)
+        XCTAssertTrue(
+            compared.stderr.contains("warning: the thresholds name workloads neither run measured, so they set nothing: myTeam.fanOut, observeOn.latncy"),
+            compared.stderr)
     }
 
     func testCompareExitCodes() throws {

@@ -1,11 +1,11 @@
 import XCTest
 
 @testable import SchedBenchCLI
-@testable import BenchAnalysis
-@testable import BenchMeasure
-@testable import BenchModel
-@testable import BenchStress
 @testable import BenchWorkflows
+@testable import BenchAnalysis
+@testable import BenchModel
+@testable import BenchChild
+import BenchTestSupport
 
 /// Every documented exit status, decided in one place.
 final class ExitStatusTests: XCTestCase {
@@ -13,9 +13,9 @@ final class ExitStatusTests: XCTestCase {
         suite: "quick", workload: .trampolineNested, scheduler: .currentThread, strategy: .none,
         producers: 1, events: 10, payloadBytes: 0, rateHz: 0)
 
-    private func outcome(violations: Double = 0, error: BenchError? = nil, interrupted: Bool = false) -> BenchRun.Outcome {
+    private func outcome(violations: Double = 0, error: BenchError? = nil, interrupted: Bool = false) -> RunWorkflow.Measured {
         var cases = [
-            BenchRun.CaseOutcome(
+            RunWorkflow.CaseOutcome(
                 benchCase: benchCase,
                 result: .success(
                     CaseResult(
@@ -24,8 +24,8 @@ final class ExitStatusTests: XCTestCase {
                             TrialRecord(benchCase: benchCase, trial: 1, metrics: [.invariantViolations: violations])
                         ])))
         ]
-        if let error { cases.append(BenchRun.CaseOutcome(benchCase: benchCase, result: .failure(error))) }
-        return BenchRun.Outcome(cases: cases, interrupted: interrupted, writeError: nil)
+        if let error { cases.append(RunWorkflow.CaseOutcome(benchCase: benchCase, result: .failure(error))) }
+        return RunWorkflow.Measured(cases: cases, interrupted: interrupted)
     }
 
     func testARunsStatusPutsCorrectnessFirst() {

@@ -1,11 +1,12 @@
 import Foundation
 import XCTest
 
-@testable import BenchAnalysis
-@testable import BenchMeasure
-@testable import BenchModel
-@testable import BenchStress
+@testable import SchedBenchCLI
 @testable import BenchWorkflows
+@testable import BenchAnalysis
+@testable import BenchModel
+@testable import BenchChild
+import BenchTestSupport
 
 final class ExportCommandTests: SchedBenchTestCase {
     private func writeRun() throws -> URL {

@@ -1,11 +1,12 @@
 import Foundation
 import XCTest
 
-@testable import BenchAnalysis
-@testable import BenchMeasure
-@testable import BenchModel
-@testable import BenchStress
+@testable import SchedBenchCLI
 @testable import BenchWorkflows
+@testable import BenchAnalysis
+@testable import BenchModel
+@testable import BenchChild
+import BenchTestSupport
 
 /// What a hostile or unlucky user does: stale output directories, hanging and silent
 /// builds, impossible numbers, empty and misspelt input. Each test names the defect it
@@ -57,6 +58,17 @@ final class HardeningTests: SchedBenchTestCase {
             guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
             return String(decoding: data, as: UTF8.self).hasPrefix(commandLine)
         }
+    }
+
+    /// Defect: a name registered twice trapped without its message in a release build
+    /// (a precondition's message is compiled out). Now the executable says which name, and
+    /// exits 1, before it does anything else.
+    func testARegistrationErrorEndsTheExecutableWithItsMessage() throws {
+        let builtIns = executable.deletingLastPathComponent().appendingPathComponent("schedbench-builtins")
+        let twice = try schedbench(["list"], environment: ["SCHEDBENCH_INJECT_FAULT": "registerTwice"], executable: builtIns)
+        XCTAssertEqual(twice.status, 1, twice.stderr)
+        XCTAssertTrue(twice.stderr.hasPrefix("error: cannot register ") && twice.stderr.contains("': it is registered already"), twice.stderr)
+        XCTAssertTrue(twice.stdout.isEmpty, twice.stdout)
     }
 
     /// Defect: `run --out` over another run's results replaced them silently.
@@ -228,7 +240,7 @@ final class HardeningTests: SchedBenchTestCase {
 
     /// Defect: SIGTERM left a run's scratch (callgrind dumps, the stripped binary) behind.
     func testSIGTERMRemovesTheScratchSpaceAndEndsTheChildren() throws {
-        guard InstructionCounter.findValgrind() != nil else { throw XCTSkip("valgrind is not installed") }
+        guard ExecutableSearch.onPath("valgrind") != nil else { throw XCTSkip("valgrind is not installed") }
         let parent = Process()
         parent.executableURL = executable
         parent.arguments = [

@@ -2,11 +2,11 @@ import Foundation
 import XCTest
 
 @testable import SchedBenchCLI
-@testable import BenchAnalysis
-@testable import BenchMeasure
-@testable import BenchModel
-@testable import BenchStress
 @testable import BenchWorkflows
+@testable import BenchAnalysis
+@testable import BenchModel
+@testable import BenchChild
+import BenchTestSupport
 
 /// `history add/list/trend`, `compare --history` and `run --history`, as a user runs them:
 /// on SQLite always, on PostgreSQL when `scripts/test.sh` started a server.

@@ -1,8 +1,12 @@
 import Foundation
 import XCTest
 
-@testable import BenchModel
 @testable import SchedBenchCLI
+@testable import BenchWorkflows
+@testable import BenchAnalysis
+@testable import BenchModel
+@testable import BenchChild
+import BenchTestSupport
 
 final class InterruptsTests: XCTestCase {
     /// Defect: a SIGTERM sent just after the handlers were "installed" was lost (the command

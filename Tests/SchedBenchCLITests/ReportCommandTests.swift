@@ -2,11 +2,11 @@ import Foundation
 import XCTest
 
 @testable import SchedBenchCLI
-@testable import BenchAnalysis
-@testable import BenchMeasure
-@testable import BenchModel
-@testable import BenchStress
 @testable import BenchWorkflows
+@testable import BenchAnalysis
+@testable import BenchModel
+@testable import BenchChild
+import BenchTestSupport
 
 /// `schedbench report` and `run --report`, as a user runs them, and the report in a real
 /// browser (headless Chromium, where it is installed).

@@ -1,10 +1,12 @@
 import Foundation
-import BenchAnalysis
-import BenchMeasure
-import BenchModel
-import BenchStress
-import BenchWorkflows
 import XCTest
+
+@testable import SchedBenchCLI
+@testable import BenchWorkflows
+@testable import BenchAnalysis
+@testable import BenchModel
+@testable import BenchChild
+import BenchTestSupport
 
 final class StressCommandTests: SchedBenchTestCase {
     func testAShortRunPassesAndWritesStressCSV() throws {
@@ -88,6 +90,15 @@ final class StressCommandTests: SchedBenchTestCase {
             XCTAssertTrue(text.contains("crashed:"), "a backtrace of the crashed thread:\n\(text)")
             XCTAssertTrue(text.contains("StressRunner"), "the backtrace names the frames:\n\(text)")
         }
+        // A measuring executable named by hand is named in the replay too, so it replays that build.
+        let builtIns = executable.deletingLastPathComponent().appendingPathComponent("schedbench-builtins").path
+        let named = try schedbench(
+            ["stress", "--scenario", "trampoline.tree", "--seed", "9", "--iterations", "6", "--out", try temporaryDirectory().path],
+            environment: ["SCHEDBENCH_INJECT_FAULT": "crash", "SCHEDBENCH_TARGET": builtIns])
+        XCTAssertEqual(named.status, 3, named.stderr)
+        XCTAssertTrue(
+            named.stderr.contains("replay: SCHEDBENCH_TARGET=\(builtIns) schedbench stress --scenario trampoline.tree --seed 9 --iterations 4"),
+            named.stderr)
         let misspelt = try schedbench(["stress", "--iterations", "1"], environment: ["SCHEDBENCH_INJECT_FAULT": "crsh"])
         XCTAssertEqual(misspelt.status, 64)
         XCTAssertTrue(misspelt.stderr.contains("SCHEDBENCH_INJECT_FAULT='crsh' is not a fault"), misspelt.stderr)

@@ -1,4 +1,4 @@
-import BenchMeasure
+import BenchChild
 import BenchModel
 /// OpenMetrics text exposition: a gauge family per metric (`schedbench_<metric>`), one sample
 /// per case with the case columns as labels and the run's `run_id` and `commit`; an info

@@ -1,4 +1,4 @@
-import BenchMeasure
+import BenchChild
 import BenchModel
 /// What a comparison means for CI, from its rows: the outcome `compare` and `gate` act on
 /// (the CLI turns it into an exit status). The most serious applies: inputs that cannot be

@@ -1,4 +1,4 @@
-import BenchMeasure
+import BenchChild
 import BenchModel
 import Foundation
 
@@ -112,11 +112,10 @@ struct ThresholdsFile: Decodable {
             var result: [WorkloadName: [Metric: Fraction]] = [:]
             for key in tables.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
                 let workload = WorkloadName(key.stringValue)
-                let registered = Registry.current.workloads.map(\.name)
-                guard registered.contains(workload) else {
-                    throw DecodingError.dataCorruptedError(
-                        forKey: key, in: tables,
-                        debugDescription: "unknown workload '\(key.stringValue)'; valid: \(registered.map(\.rawValue).joined(separator: ", "))")
+                // Any workload's name, a user's own included: a name neither run measured
+                // is pointed out when the thresholds are applied (`ComparisonWorkflow`).
+                if let problem = NameRules.problem(with: key.stringValue) {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: tables, debugDescription: "workload '\(key.stringValue)' \(problem)")
                 }
                 result[workload] = try Self.metricTable(tables, key)
             }

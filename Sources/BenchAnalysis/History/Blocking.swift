@@ -1,5 +1,5 @@
 #if PostgreSQL
-import BenchMeasure
+import BenchChild
 import BenchModel
 import Dispatch
 import NIOCore

@@ -1,4 +1,4 @@
-import BenchMeasure
+import BenchChild
 import BenchModel
 /// The history's tables, as an ordered list of migrations, and the one procedure that
 /// applies them (`migrate`): the same statements create and upgrade the schema in SQLite

@@ -1,4 +1,4 @@
-import BenchMeasure
+import BenchChild
 import BenchModel
 /// A value bound to, or read from, a statement: the four types the history stores.
 enum SQLValue: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import BenchMeasure
+import BenchChild
 import BenchModel
 /// The HTML around a report's sections: inline CSS (screen and print), a table of contents,
 /// and the one inline script (click a summary column's header to sort by it; without

@@ -1,4 +1,4 @@
-import BenchMeasure
+import BenchChild
 import BenchModel
 import Foundation
 
@@ -160,7 +160,7 @@ enum ReportSections {
         }.filter { Set($0.cases.map(\.benchCase.producers)).count >= 2 }
         guard !swept.isEmpty else { return note("No case in this run varies the number of producers (run with --producers 1,2,4,8 to see scaling).") }
         let charts = swept.map { key, results -> String in
-            let strategies = Registry.current.ordered(results.map(\.benchCase.strategy))
+            let strategies = StrategyName.ordered(results.map(\.benchCase.strategy))
             let series = strategies.map { strategy in
                 LineChart.Series(
                     name: strategy.rawValue, color: Palette.color(strategy),
@@ -204,7 +204,7 @@ enum ReportSections {
             )
             html += figures(
                 distributions.map { key, results in
-                    let order = Registry.current.ordered(results.map(\.benchCase.strategy))
+                    let order = StrategyName.ordered(results.map(\.benchCase.strategy))
                     let results = results.sorted { order.firstIndex(of: $0.benchCase.strategy)! < order.firstIndex(of: $1.benchCase.strategy)! }
                     let series = results.map { result in
                         LineChart.Series(
@@ -239,7 +239,7 @@ enum ReportSections {
         }.filter { Set($0.cases.map(\.benchCase.rateHz)).count >= 2 }
         guard !swept.isEmpty else { return "" }
         let charts = swept.map { key, results -> String in
-            let strategies = Registry.current.ordered(results.map(\.benchCase.strategy))
+            let strategies = StrategyName.ordered(results.map(\.benchCase.strategy))
             var markers: [(x: Double, label: String)] = []
             let series = strategies.map { strategy -> LineChart.Series in
                 let points = results.filter { $0.benchCase.strategy == strategy }.sorted { $0.benchCase.rateHz < $1.benchCase.rateHz }.compactMap {

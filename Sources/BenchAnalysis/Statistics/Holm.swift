@@ -1,4 +1,4 @@
-import BenchMeasure
+import BenchChild
 import BenchModel
 /// Holm's step-down procedure: which of m hypotheses to reject so that the chance of
 /// rejecting any true one stays at most α, whatever the dependence between the tests.

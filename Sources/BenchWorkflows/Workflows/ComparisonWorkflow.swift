@@ -1,5 +1,5 @@
 import BenchAnalysis
-import BenchMeasure
+import BenchChild
 import BenchModel
 import Foundation
 
@@ -75,6 +75,7 @@ package enum ComparisonWorkflow {
         }
         if let newProvenance { notices += busyWarning("NEW", newProvenance) }
         notices += baseFailures(baseCases, base: base)
+        notices += unusedThresholds(policy.thresholds, measured: baseCases + newCases)
         let comparison = Comparison(
             base: baseCases, new: newCases, thresholds: policy.thresholds, metrics: policy.metrics, method: policy.method, paired: paired)
         return try conclude(comparison, notices: notices, baseCases: baseCases.count, newCases: newCases.count, base: base, new: new, policy: policy, csv: csv)
@@ -93,6 +94,7 @@ package enum ComparisonWorkflow {
                 "\(new) does not record its testbed (a run from before the fingerprint); a history compares only runs on an equal, recorded testbed")
         }
         var notices = busyWarning("NEW", newProvenance)
+        notices += unusedThresholds(policy.thresholds, measured: newCases)
         let history = try History(location, create: false)
         let windows = try history.window(for: newProvenance, cases: newCases.map(\.benchCase), size: window)
         if windows.isEmpty {
@@ -127,6 +129,19 @@ package enum ComparisonWorkflow {
                 + result.violationSamples.prefix(5).map { "\n    \($0.location): \($0.description)" }.joined()
         }
         return [.warning("BASE (\(base)) has correctness failures too (only NEW's decide):" + lines.joined())]
+    }
+
+    /// A warning naming the workloads the thresholds set a threshold for that no compared
+    /// case measured: a misspelt name would otherwise leave its workload on the default.
+    static func unusedThresholds(_ thresholds: Thresholds, measured: [CaseResult]) -> [ComparisonOutcome.Notice] {
+        let names = Set(measured.map(\.benchCase.workload))
+        let unused = thresholds.workloads.keys.filter { !names.contains($0) }.map(\.rawValue).sorted()
+        guard !unused.isEmpty else { return [] }
+        return [
+            .warning(
+                "the thresholds name \(unused.count == 1 ? "a workload" : "workloads") neither run measured, so they set nothing: "
+                    + unused.joined(separator: ", "))
+        ]
     }
 
     /// A warning when `provenance` says its run started with the load average at or above

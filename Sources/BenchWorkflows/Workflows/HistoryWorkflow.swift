@@ -1,5 +1,5 @@
 import BenchAnalysis
-import BenchMeasure
+import BenchChild
 import BenchModel
 import Foundation
 

@@ -17,7 +17,9 @@ import Synchronization
 ///   them on its own thread, linked through `next`;
 /// - `DispatchActionQueue` (batched dispatch) with many producers and one consumer: a
 ///   producer publishes the slot it wrote (`publish(at:)`, `publishedBit`), the consumer
-///   runs it once published, and the chunks are linked through `successor`, not reused.
+///   runs it once published, and the chunks are linked through `successor`; a chunk
+///   the consumer has finished is kept for reuse when no handle still refers to it (up to
+///   `DispatchActionQueue.keptChunks`), and freed otherwise.
 ///
 /// ## Threads and ordering
 ///

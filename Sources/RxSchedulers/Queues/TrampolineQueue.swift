@@ -3,8 +3,9 @@ import Synchronization
 /// The actions waiting on one thread's trampoline (`CurrentThreadScheduler`), in FIFO
 /// order, stored in reused chunks so that queuing an action allocates nothing.
 ///
-/// - Storage: chunks of `chunkCapacity` slots of 56 bytes. A slot holds the action and
-///   its state inline when the state fits in 24 bytes (`()`, an object, up to three
+/// - Storage: chunks of `chunkCapacity` slots of one cache line each (64 bytes,
+///   `ActionChunk.slotStride`). A slot holds the action and its state inline when the
+///   state fits in 24 bytes (`()`, an object, up to three
 ///   words); a larger state is boxed, one allocation. Once the action ran, the slot keeps
 ///   what it returned, so that disposing the action's handle after it ran disposes that
 ///   too (RxSwift's `ScheduledItem`), unless no handle to the chunk is left: then nothing
@@ -18,8 +19,8 @@ import Synchronization
 ///   left to them and freed with the last one.
 /// - Reuse: emptied chunks are kept for the next burst, so repeated bursts allocate
 ///   nothing, and handed out oldest first (`TrampolineSpareChunks`), so that each burst
-///   walks memory in the same direction as the one before it. After a burst that used under a quarter of the chunks kept, half of them
-///   are freed (RxSwift's rule for its queue, which halves below a quarter full), down to
+///   walks memory in the same direction as the one before it. After a burst that used
+///   under a quarter of the chunks kept, half of them are freed (RxSwift's rule for its queue, which halves below a quarter full), down to
 ///   `keptChunks`: after a deep burst the memory goes back within a few bursts.
 /// - Threads: everything but a handle's `dispose` and `isDisposed` runs on the owning
 ///   thread; those two may run on any thread and touch only the slot's flags and result

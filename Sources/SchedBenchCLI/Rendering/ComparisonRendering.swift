@@ -1,4 +1,7 @@
 import Foundation
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 /// Renders a `Comparison` for people: an aligned table (terminal) or Markdown (CI job

@@ -1,4 +1,7 @@
 import Foundation
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 /// `history list` and `history trend` for people: aligned tables, a sparkline per series,

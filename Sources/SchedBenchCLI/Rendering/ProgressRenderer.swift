@@ -1,4 +1,7 @@
 import Foundation
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 /// Shows the engine's events to a person on standard error: a one-line progress display

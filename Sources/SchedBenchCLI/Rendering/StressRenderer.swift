@@ -1,4 +1,7 @@
 import Foundation
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 /// Shows a stress run on standard error: a progress line redrawn in place (a terminal

@@ -1,4 +1,7 @@
 import Foundation
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 /// The human-readable table printed at the end of a run: one line per case, medians with

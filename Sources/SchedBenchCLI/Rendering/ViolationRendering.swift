@@ -1,3 +1,6 @@
+import BenchAnalysis
+import BenchChild
+import BenchModel
 import BenchWorkflows
 
 /// Invariant violations as a person reads them under a failing case: where each was

@@ -1,11 +1,11 @@
-import BenchAnalysis
-import BenchMeasure
-import BenchModel
-import BenchStress
-import BenchWorkflows
 import XCTest
 
 @testable import SchedBenchCLI
+@testable import BenchWorkflows
+@testable import BenchAnalysis
+@testable import BenchModel
+@testable import BenchChild
+import BenchTestSupport
 
 final class ComparisonRenderingTests: XCTestCase {
     private func comparison(new: [Double] = [130, 131, 129]) -> Comparison {

@@ -1,11 +1,11 @@
 import XCTest
 
 @testable import SchedBenchCLI
-@testable import BenchAnalysis
-@testable import BenchMeasure
-@testable import BenchModel
-@testable import BenchStress
 @testable import BenchWorkflows
+@testable import BenchAnalysis
+@testable import BenchModel
+@testable import BenchChild
+import BenchTestSupport
 
 final class HistoryRenderingTests: XCTestCase {
     func testASparklineSpansTheSeriesRange() {

@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 
+@testable import SchedBenchCLI
+@testable import BenchWorkflows
+@testable import BenchAnalysis
+@testable import BenchModel
+@testable import BenchChild
+import BenchTestSupport
+
 /// The base of the tests that run the built `schedbench` binary as a user does.
 class SchedBenchTestCase: XCTestCase {
     struct Run {
@@ -9,9 +16,19 @@ class SchedBenchTestCase: XCTestCase {
         var stderr: String
     }
 
-    /// The binary `swift build` put beside the test bundle.
+    /// The tool `swift build` put beside the test bundle.
     var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("schedbench")
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(ToolLocation.toolName)
+    }
+
+    /// The built-ins' measuring executable beside it, which the tool drives.
+    var builtIns: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(ToolLocation.builtInsName)
+    }
+
+    /// What the built-ins say they measure.
+    func described() throws -> RegistryDescription {
+        try MeasuringExecutable(path: builtIns.path).describe().description
     }
 
     /// The binary links jemalloc, which cannot run under ThreadSanitizer's allocator; the
@@ -77,7 +94,6 @@ class SchedBenchTestCase: XCTestCase {
         return url
     }
 }
-
 
 /// A running `schedbench`, its standard output and error collected as they arrive.
 final class Launched: @unchecked Sendable {

@@ -1,6 +1,9 @@
-import BenchMeasure
-import BenchModel
 import RxSchedulers
+
+@testable import SchedulerBench
+@testable import BenchModel
+@testable import BenchChild
+import BenchTestSupport
 
 // Short spellings for the tests: what the registry of this process says of a built-in name.
 

@@ -1,4 +1,4 @@
-import BenchMeasure
+import BenchChild
 import BenchModel
 import Foundation
 

@@ -1,0 +1,36 @@
+import Foundation
+
+/// How the runner measures each case. Codable: it travels to child processes in a
+/// `ChildRequest`.
+package struct RunOptions: Codable, Sendable, Equatable {
+    /// Timed trials per case (medians and intervals come from these).
+    package var trials = 5
+    /// Untimed trials before them, checked but not recorded.
+    package var warmup = 1
+    /// Run the extra allocation-counting trial (in a child process; see `AllocationCounter`).
+    package var countAllocations = true
+    /// Count instructions per event under callgrind (in child processes; needs valgrind).
+    package var countInstructions = false
+    /// Whether the invariant checkers run. Off only in the instruction child that measures the
+    /// checkers' own cost (`measureOverhead` with `countInstructions`).
+    package var checking = true
+    /// Before each timed trial, run one with checkers and collectors off, and report the
+    /// harness's overhead from the paired trials (`CaseResult.overhead`).
+    package var measureOverhead = false
+    /// Run each case in a child process of its own, so no heap, thread pool or warm state
+    /// carries from one case to the next.
+    package var isolate = false
+    /// Seconds a child process (an isolated case, a counting trial) may run before it is
+    /// killed with its process group and reported as an error.
+    package var childTimeout: TimeInterval = 1_200
+    /// Seconds to wait after a trial for asynchronous teardown before counting leaked resources.
+    package var leakGrace: TimeInterval = 2
+
+    package init() {}
+}
+
+/// The untimed trials that count instead of timing; both are recorded as trial 0.
+package enum CountingTrial: String, Codable, Sendable {
+    case allocations
+    case instructions
+}

@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+
+@testable import BenchAnalysis
+@testable import BenchModel
+@testable import BenchChild
+import BenchTestSupport
+
+/// How `schedbench gate` turns each round's trials into one paired value per case and
+/// metric, and how long it lets a round's child run.
+final class InterleavedRunsTests: XCTestCase {
+    private let benchCase = BenchCase(
+        suite: "quick", workload: .observeOnThroughput, scheduler: .serial, strategy: .drain, producers: 1, events: 1_000,
+        payloadBytes: 0, rateHz: 0)
+
+    /// One round's result: timed trials 1… with these ns/event, and a counting trial.
+    private func round(nanos: [Double], allocs: Double, violations: [Double]? = nil) -> [CaseResult] {
+        var trials = nanos.enumerated().map { index, value in
+            TrialRecord(benchCase: benchCase, trial: index + 1, metrics: [.nsPerEvent: value, .invariantViolations: violations?[index] ?? 0])
+        }
+        trials.append(TrialRecord(benchCase: benchCase, trial: TrialRecord.countingTrial, metrics: [.allocsPerEvent: allocs]))
+        return [CaseResult(benchCase: benchCase, trials: trials)]
+    }
+
+    func testEachRoundBecomesOneTrialWithItsCounts() {
+        let first = round(nanos: [100], allocs: 2, violations: [1])
+        let second = round(nanos: [110], allocs: 3, violations: [2])
+        let merged = InterleavedRuns.merge(InterleavedRuns.merge([], first, round: 1), second, round: 2)
+        XCTAssertEqual(merged.count, 1)
+        XCTAssertEqual(merged[0].trials.map(\.trial).sorted(), [1, 2], "each round's counting trial joins its timed trial")
+        XCTAssertEqual(merged[0].values(.nsPerEvent), [100, 110])
+        XCTAssertEqual(merged[0].values(.allocsPerEvent), [2, 3])
+        XCTAssertEqual(merged[0].values(.invariantViolations), [1, 2])
+    }
+
+    func testARoundsTimedTrialsBecomeTheirGeometricMean() throws {
+        let merged = InterleavedRuns.merge([], round(nanos: [100, 400, 250], allocs: 2, violations: [0, 1, 2]), round: 1)
+        XCTAssertEqual(merged[0].trials.map(\.trial), [1], "one trial per round, however many ran")
+        let ns = try XCTUnwrap(merged[0].values(.nsPerEvent).first)
+        XCTAssertEqual(ns, pow(100 * 400 * 250, 1.0 / 3), accuracy: 1e-9)
+        XCTAssertEqual(merged[0].values(.allocsPerEvent), [2], "the counting trial is kept as it is")
+        XCTAssertEqual(merged[0].values(.invariantViolations), [3], "violations of every trial add up")
+    }
+
+    func testSummariesOfCountsWithZerosAreArithmeticAndOfOneTrialAreThatTrial() {
+        let summary = InterleavedRuns.summarize([
+            [.ctxInvoluntary: 0, .nsPerEvent: 10, .resourcesLeaked: 0],
+            [.ctxInvoluntary: 3, .nsPerEvent: 40, .resourcesLeaked: 1],
+        ])
+        XCTAssertEqual(summary[.ctxInvoluntary], 1.5, "a zero has no logarithm: the arithmetic mean")
+        XCTAssertEqual(summary[.nsPerEvent]!, 20, accuracy: 1e-12)
+        XCTAssertEqual(summary[.resourcesLeaked], 1, "a leak in any trial is a leak")
+        XCTAssertEqual(InterleavedRuns.summarize([[.nsPerEvent: 7]]), [.nsPerEvent: 7])
+        XCTAssertEqual(InterleavedRuns.summarize([]), [:])
+        XCTAssertEqual(
+            InterleavedRuns.summarize([[.nsPerEvent: 10], [.latencyP99: 5]]), [.nsPerEvent: 10, .latencyP99: 5],
+            "a metric only some trials have is summarized over those")
+    }
+
+    func testAGateRoundsTimeoutFollowsTheFirstRound() {
+        XCTAssertEqual(InterleavedRuns.timeout(explicit: nil, default: 1_200, firstRoundSeconds: []), 1_200, "the first round gets the default")
+        XCTAssertEqual(InterleavedRuns.timeout(explicit: nil, default: 1_200, firstRoundSeconds: [2, 30]), 300, "then ten times the slowest")
+        XCTAssertEqual(InterleavedRuns.timeout(explicit: nil, default: 1_200, firstRoundSeconds: [0.5, 1]), 60, "but at least a minute")
+        XCTAssertEqual(InterleavedRuns.timeout(explicit: 5, default: 1_200, firstRoundSeconds: [30]), 5, "unless given")
+    }
+}

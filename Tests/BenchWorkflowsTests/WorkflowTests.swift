@@ -1,0 +1,161 @@
+import Foundation
+import XCTest
+
+@testable import BenchWorkflows
+@testable import BenchAnalysis
+@testable import BenchModel
+@testable import BenchChild
+import BenchTestSupport
+
+/// The tool's workflows driven through their API alone, as a program embedding them
+/// would: no command line is parsed and nothing is printed. They measure with the built
+/// `schedbench-builtins`.
+final class WorkflowTests: XCTestCase {
+    private var scratch: URL!
+    private var target: MeasuringExecutable!
+
+    override func setUpWithError() throws {
+        if runsUnderThreadSanitizer {
+            throw XCTSkip("the workflows run schedbench-builtins, which links jemalloc and cannot run under ThreadSanitizer")
+        }
+        let builtIns = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(ToolLocation.builtInsName).path
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: builtIns), "build schedbench-builtins first (swift build)")
+        target = MeasuringExecutable(path: builtIns)
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("workflows-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    /// A run of `cases` by the built-ins into `directory`.
+    private func workflow(
+        _ directory: URL, provenance: Provenance? = nil, writeReport: Bool = false, history: HistoryLocation? = nil
+    ) throws -> RunWorkflow {
+        RunWorkflow(
+            target: target, cases: cases, options: options, directory: directory, provenance: try provenance ?? target.runProvenance(),
+            writeReport: writeReport, history: history)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    private let cases = [200, 300].map {
+        BenchCase(suite: "quick", workload: .trampolineNested, scheduler: .currentThread, strategy: .none, producers: 1, events: $0, payloadBytes: 0, rateHz: 0)
+    }
+
+    private var options: RunOptions {
+        var options = RunOptions()
+        options.trials = 3
+        options.warmup = 0
+        options.countAllocations = false
+        return options
+    }
+
+    /// A run with a report and a history: the results, the report and the stored run are
+    /// all there, and a second run into the same directory is refused before it measures.
+    func testRunWithReportAndHistory() throws {
+        let history = try HistoryLocation(scratch.appendingPathComponent("history.sqlite").path)
+        let directory = scratch.appendingPathComponent("run")
+        let workflow = try self.workflow(directory, writeReport: true, history: history)
+        let outcome = try workflow.execute()
+
+        XCTAssertTrue(outcome.isClean)
+        XCTAssertEqual(outcome.run.writtenCases, 2)
+        XCTAssertEqual(outcome.earlierFiles, [])
+        let report = try XCTUnwrap(try outcome.report?.get())
+        XCTAssertTrue(FileManager.default.fileExists(atPath: report.path))
+        guard case .added(.added(let stored, _)) = outcome.history else { return XCTFail("not added: \(String(describing: outcome.history))") }
+        XCTAssertEqual(stored, 2)
+        XCTAssertEqual(try History(history, create: false).runs().map(\.runID), [workflow.provenance.runID])
+
+        let again = try self.workflow(directory)
+        XCTAssertThrowsError(try again.execute()) { error in
+            XCTAssertEqual(error as? BenchError, .resultsExist(path: directory.appendingPathComponent(ResultsFiles.resultsName).path))
+        }
+        var replacing = again
+        replacing.replaceExisting = true
+        XCTAssertEqual(try replacing.execute().earlierFiles.count, 2)
+    }
+
+    /// A run that does not finish cleanly (cancelled) is not added to the history.
+    func testAnInterruptedRunIsNotAddedToTheHistory() throws {
+        let history = try HistoryLocation(scratch.appendingPathComponent("history.sqlite").path)
+        final class CancelAfterFirst: BenchObserver, @unchecked Sendable {
+            let token = CancellationToken()
+            func benchEvent(_ event: BenchEvent) { if case .caseFinished = event { _ = token.cancel() } }
+        }
+        let observer = CancelAfterFirst()
+        let outcome = try workflow(scratch.appendingPathComponent("run"), history: history).execute(observer: observer, cancellation: observer.token)
+        XCTAssertFalse(outcome.isClean)
+        XCTAssertTrue(outcome.run.interrupted)
+        guard case .notAdded = outcome.history else { return XCTFail("\(String(describing: outcome.history))") }
+    }
+
+    /// Runs added to a history: every run is checked before the history is touched, so one
+    /// unreadable run adds nothing; a run added twice is left as it is.
+    func testAddingRunsToAHistoryChecksThemAllFirst() throws {
+        let history = try HistoryLocation(scratch.appendingPathComponent("history.sqlite").path)
+        let run = scratch.appendingPathComponent("run")
+        XCTAssertTrue(try workflow(run).execute().isClean)
+        let missing = scratch.appendingPathComponent("missing").path
+
+        var added: [String] = []
+        XCTAssertThrowsError(try HistoryWorkflow.add(runs: [run.path, missing], to: history) { runID, _ in added.append(runID) })
+        XCTAssertEqual(added, [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("history.sqlite").path), "the history was not created")
+
+        var outcomes: [History.AddOutcome] = []
+        try HistoryWorkflow.add(runs: [run.path, run.path], to: history) { _, outcome in outcomes.append(outcome) }
+        XCTAssertEqual(outcomes, [.added(cases: 2, values: outcomes.first.flatMap { if case .added(_, let values) = $0 { values } else { nil } } ?? -1), .alreadyStored])
+    }
+
+    /// NEW judged against the runs a history holds, through `ComparisonWorkflow` alone.
+    func testCompareWithHistory() throws {
+        let history = try HistoryLocation(scratch.appendingPathComponent("history.sqlite").path)
+        // The history compares only runs that started before NEW (to the second).
+        for index in 0..<2 {
+            let outcome = try workflow(
+                scratch.appendingPathComponent("base-\(index)"), provenance: .current(date: Date().addingTimeInterval(Double(index) - 10)),
+                history: history
+            ).execute()
+            XCTAssertTrue(outcome.isClean)
+        }
+        let new = scratch.appendingPathComponent("new")
+        XCTAssertTrue(try workflow(new).execute().isClean)
+
+        let csv = scratch.appendingPathComponent("comparison.csv")
+        let outcome = try ComparisonWorkflow.compare(
+            history: history, new: new.path, window: 20, policy: ComparisonPolicy(thresholds: Thresholds(defaultThreshold: 0.05)), writingCSVTo: csv)
+        let comparison = try XCTUnwrap(outcome.comparison)
+        XCTAssertEqual(Set(comparison.rows.map(\.benchCase)), Set(cases))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: csv.path))
+        // Two runs in each window: fewer than five, which the outcome says.
+        XCTAssertTrue(outcome.notices.contains { if case .note(let text) = $0 { text.contains("fewer than 5 comparable runs") } else { false } }, "\(outcome.notices)")
+        if case .mismatched(let problem) = outcome.decision { XCTFail(problem) }
+
+        // A history that holds nothing of NEW's: nothing to compare, said as a decision.
+        let empty = try HistoryLocation(scratch.appendingPathComponent("empty.sqlite").path)
+        _ = try History(empty, create: true)
+        let nothing = try ComparisonWorkflow.compare(history: empty, new: new.path, window: 20, policy: ComparisonPolicy(thresholds: Thresholds(defaultThreshold: 0.05)))
+        XCTAssertNil(nothing.comparison)
+        guard case .mismatched = nothing.decision else { return XCTFail("\(nothing.decision)") }
+    }
+
+    /// A gate of one build against itself, through `GateWorkflow` alone: both sides'
+    /// results, the paired comparison, comparison.csv and the report.
+    func testGateThroughTheEngine() throws {
+        let executable = target.path
+        let directory = scratch.appendingPathComponent("gate")
+        let runs = InterleavedRuns(baseline: executable, candidate: executable, cases: cases, options: options, rounds: 2, directory: directory)
+        let outcome = try GateWorkflow(runs: runs, policy: ComparisonPolicy(thresholds: Thresholds(defaultThreshold: 0.05))).execute()
+
+        XCTAssertTrue(outcome.finished)
+        let comparison = try XCTUnwrap(outcome.comparison?.comparison)
+        XCTAssertEqual(Set(comparison.rows.map(\.benchCase)), Set(cases))
+        XCTAssertTrue(comparison.rows.allSatisfy { $0.estimator == .paired || $0.estimator == .single }, "\(comparison.rows.map(\.estimator))")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory.appendingPathComponent(ComparisonFile.name).path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(try outcome.report?.get()).path))
+        for side in GateSide.allCases {
+            XCTAssertEqual(try ResultsFiles.read(runs.resultsDirectory(side).path).cases.count, 2)
+        }
+    }
+}
