@@ -216,7 +216,9 @@ def main():
     options = parser.parse_args()
     if shutil.which("valgrind") is None:
         sys.exit("error: valgrind is not installed (apt-get install valgrind)")
-    chosen = [case for case in options.cases.split(",") if case]
+    chosen = [case.strip() for case in options.cases.split(",") if case.strip()]
+    if options.cases and not chosen:
+        parser.error(f"--cases {options.cases!r} names no case")
     if options.self_test:
         return self_test()
     binary = options.binary or build(ROOT, os.path.join(ROOT, ".build-instructions"))
@@ -224,7 +226,13 @@ def main():
     if options.update:
         update(measured)
         return
-    regressed = check(measured, load_thresholds())
+    thresholds = load_thresholds()
+    regressed = check(measured, thresholds)
+    stale = sorted(set(thresholds) - set(measured)) if not chosen else []
+    if stale:
+        print(f"\ninstruction gate: {len(stale)} threshold(s) name cases HotPathInstructions no longer lists: "
+              f"{', '.join(stale)}; remove them from {os.path.relpath(THRESHOLDS, ROOT)} or restore the cases", file=sys.stderr)
+        sys.exit(1)
     if regressed:
         print(f"\ninstruction gate: {len(regressed)} case(s) over threshold: {', '.join(regressed)}", file=sys.stderr)
         sys.exit(1)
