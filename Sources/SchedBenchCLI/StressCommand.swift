@@ -66,7 +66,7 @@ struct StressCommand: ParsableCommand {
     }
 
     func validate() throws {
-        let described = try MeasuringExecutable.resolve().describe().description
+        let described = try MeasuringExecutable.resolve().describedForValidation()
         let registered = described.schedulers
         if let scheduler {
             guard let named = registered.first(where: { $0.name.rawValue == scheduler }) else {

@@ -28,14 +28,28 @@ package enum Perturbation {
 
         static let off = Plan(hotPoints: 0, threshold: 0)
 
-        /// A random plan: each point of `mask` hot with probability one half, and a rate of
-        /// 0, 1/256, 1/32 or 1/4 per pass. The draws are the same whatever the mask, so a
-        /// limited run perturbs a subset of what the unlimited one with its seed does.
+        /// A random plan, broad or focused, with a rate of 0, 1/256, 1/32 or 1/4 per pass.
+        /// Broad (three iterations in four): each point of `mask` hot with probability one half.
+        /// Focused: the points of one component (those whose names share their first word:
+        /// every `emission…` point of merge's serializer, every `batch…` point of batched
+        /// dispatch), the component drawn through one of its points; when `mask` leaves all
+        /// of them out, the broad set instead. Both kinds are needed
+        /// (`POINTS=1 scripts/stress-catalogue.sh`): a lost wake-up of the batched dispatch
+        /// was caught with its exit point alone and missed with every point hot, whose other
+        /// delays thin out the race; a `share` reordering was caught only with points of
+        /// several components hot at once. The draws are the same whatever the mask: a limited
+        /// run makes the unlimited one's choices (rate, broad or focused), cut to its points.
         static func random(_ random: inout StressRandom, limitedTo mask: UInt32 = .max) -> Plan {
-            var hot: UInt32 = 0
-            for point in StressPoint.allCases where random.chance(0.5) { hot |= 1 << UInt32(point.rawValue) }
+            var broad: UInt32 = 0
+            for point in StressPoint.allCases where random.chance(0.5) { broad |= 1 << UInt32(point.rawValue) }
             let rates: [UInt64] = [0, UInt64.max / 256, UInt64.max / 32, UInt64.max / 4]
-            return Plan(hotPoints: hot & mask, threshold: random.pick(rates))
+            let threshold = random.pick(rates)
+            let focused = random.chance(0.25)
+            let component = Perturbation.component(of: random.pick(StressPoint.allCases))
+            let focus = StressPoint.allCases.filter { Perturbation.component(of: $0) == component }
+                .reduce(0 as UInt32) { $0 | 1 << UInt32($1.rawValue) }
+            let hot = focused && focus & mask != 0 ? focus & mask : broad & mask
+            return Plan(hotPoints: hot, threshold: threshold)
         }
     }
 
@@ -75,6 +89,12 @@ package enum Perturbation {
 
     /// The names `--points` takes, with what each point is: every stress point of the core.
     package static var points: [(name: String, summary: String)] { StressPoint.allCases.map { (String(describing: $0), $0.summary) } }
+
+    /// The component a point belongs to: the first word of its name (`emission`, `batch`,
+    /// `queue`, `actionQueue` reads as `action`).
+    static func component(of point: StressPoint) -> String {
+        String(String(describing: point).prefix { !$0.isUppercase })
+    }
 
     /// The hot-point mask of `names` (nil: every point); names are checked by the caller.
     static func mask(_ names: [String]?) -> UInt32 {

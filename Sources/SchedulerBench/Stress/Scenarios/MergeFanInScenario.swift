@@ -16,7 +16,10 @@ import Synchronization
 /// event delivered inside the call that sent it included); each source's events arrive
 /// once and in order (`reorder`, `duplicate`, `lost`); one stop event, last (`grammar`);
 /// `completed` only once every event sent has arrived (`lost`); a stop event at all
-/// (`lost` when none has come 1 s after the last delivery, judged by progress).
+/// (`lost` when none has come 1 s after the last delivery, judged by progress). Without an
+/// error or a dispose, the senders meet and send their last events at once, then every
+/// event sent must arrive before any source completes (`lost`: an event left in merge's
+/// queue with nobody delivering).
 ///
 /// Cold (`merge(maxConcurrent: k)`, k 1–3, of 3–8 sources that each start a thread when
 /// subscribed, send, and complete): never more than k sources running (`over_limit`),
@@ -77,6 +80,12 @@ final class MergeFanInScenario: CataloguedStressScenario {
         nonisolated(unsafe) let disposable = subscription
         let sent = SharedCounter()
         let threads = sources + (disposesEarly ? 1 : 0)
+        // Without an error or a dispose, the senders meet before their last event and send it
+        // at once, then stop without completing: every event must then arrive with nobody
+        // sending. An event stranded in the serializer's queue (a lost wake-up) would be
+        // delivered by the next send, so only a pause with none after it shows it.
+        let meets = failing == nil && !disposesEarly
+        let arrived = Atomic<Int>(0)
         iteration.concurrently(threads, name: "merge.fanIn") { thread, random in
             if thread == sources {
                 usleep(UInt32.random(in: 0...300, using: &random))
@@ -87,11 +96,29 @@ final class MergeFanInScenario: CataloguedStressScenario {
             for sequence in 0..<events {
                 if sequence == failsAt { break }
                 if sequence & 63 == 0 { iteration.beat() }
+                if meets && sequence == events - 1 {
+                    _ = arrived.wrappingAdd(1, ordering: .acquiringAndReleasing)
+                    let deadline = MonotonicClock.now() + 2_000_000_000
+                    while arrived.load(ordering: .acquiring) < sources && MonotonicClock.now() < deadline { sched_yield() }
+                }
                 subjects[thread].onNext(thread << 32 | sequence)
                 sent.increment()
                 if random.chance(1.0 / 64) { sched_yield() }
             }
-            if failsAt != nil { subjects[thread].onError(StressError()) } else { subjects[thread].onCompleted() }
+            if failsAt != nil {
+                subjects[thread].onError(StressError())
+            } else if !meets {
+                subjects[thread].onCompleted()
+            }
+        }
+        if meets {
+            if iteration.wait(quietFor: 1, progress: { checker.delivered }, until: { checker.delivered == sent.load() + echoed.load() }) != nil {
+                iteration.violation(
+                    .lost, "\(label): \(checker.delivered) of the \(sent.load() + echoed.load()) events sent arrived once every sender had stopped")
+            }
+            // Each subject was sent to from its own thread, which has returned: completing
+            // them from here keeps each subject's calls serial.
+            for subject in subjects { subject.onCompleted() }
         }
         // Every event the observer sends into `echo` was sent inside a delivery, and every
         // delivery has ended once the senders returned: `echo` can complete.
