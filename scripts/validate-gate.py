@@ -570,6 +570,19 @@ def instruction_step_drift(workflow):
     return None
 
 
+def not_a_validation_build(binary):
+    """Why `binary` cannot be slowed on request, or None: it must be an executable built
+    with the ValidationSlowdown trait, whose spin (the symbol scripts/test.sh checks a build
+    without the trait for) is in it."""
+    if not os.path.isfile(binary) or not os.access(binary, os.X_OK):
+        return "not an executable file"
+    symbols = subprocess.run(["nm", binary], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, errors="replace").stdout
+    if "18ValidationSlowdownO4spin" not in symbols:
+        return ("not a schedbench-builtins built with the ValidationSlowdown trait "
+                "(swift build -c release --traits ValidationSlowdown --product schedbench-builtins)")
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--conditions", default="aa,one10,all3", help="comma-separated: aa, oneP, allP (such as one10, all3)")
@@ -607,6 +620,9 @@ def main():
     unknown = [c for c in conditions if not known(c)]
     if unknown:
         parser.error(f"unknown condition {', '.join(unknown)}: expected aa, oneP or allP (P a whole percentage, such as one10 or all3)")
+    for name, value, least in (("--gates", options.gates, 1), ("--history-runs", options.history_runs, 1), ("--load", options.load, 0)):
+        if value < least:
+            parser.error(f"{name} {value}: expected a whole number, {least} or more")
     if options.spin is not None and options.spin < 0:
         parser.error(f"--spin {options.spin}: expected a whole number of turns, 0 or more")
     if options.instructions and (options.history or options.trials_per_round):
@@ -618,6 +634,9 @@ def main():
         parser.error(f"--rounds {rounds}: a gate needs 2 rounds or more")
     os.makedirs(options.out, exist_ok=True)
     binary = os.path.abspath(options.target) if options.target else build()
+    problem = not_a_validation_build(binary)
+    if problem:
+        parser.error(f"--target {options.target}: {problem}")
     global TOOL
     TOOL = os.path.join(os.path.dirname(binary), "schedbench")
     if not os.access(TOOL, os.X_OK):

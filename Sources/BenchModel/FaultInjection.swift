@@ -16,6 +16,9 @@ package enum FaultInjection: String, CaseIterable, Sendable {
     /// A SchedulerBench executable registers its package's entries twice: it must end at
     /// startup with exit status 1 and a message naming the first name registered again.
     case registerTwice
+    /// Every timed trial blocks for ever before it starts (a registered workload that
+    /// hangs): `run` must kill the child after `--child-timeout` and fail the case, saying so.
+    case hangTrial
 
     package static let crashIteration = 3
 

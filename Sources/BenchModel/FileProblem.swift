@@ -8,12 +8,15 @@ package enum FileProblem {
             if type == .typeDirectory { return "\(url.path) is a directory, not a file" }
             if type != .typeRegular && type != .typeSymbolicLink { return "\(url.path) is not a regular file" }
         }
-        // A path through a file fails with a generic code: find the file in the way.
-        var ancestor = url.deletingLastPathComponent()
+        // A path through a file, or into a directory that is not there, fails with a
+        // generic code: find the file in the way, or name the missing directory.
+        let parent = url.deletingLastPathComponent()
+        var ancestor = parent
         while ancestor.path != "/" && !ancestor.path.isEmpty {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
                 if !isDirectory.boolValue { return "\(ancestor.path) is a file, not a directory" }
+                if ancestor.path != parent.path { return "no such directory: \(parent.path)" }
                 break
             }
             ancestor = ancestor.deletingLastPathComponent()

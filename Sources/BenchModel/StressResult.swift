@@ -33,6 +33,10 @@ package struct StressResult: Codable, Sendable {
     /// When the scenario's child crashed: the end of what it wrote to standard error, the
     /// Swift runtime's backtrace of every thread (at most `StressRun.keptCrashOutput` bytes).
     package var crashLog: String?
+    /// Set by the tool when an interrupt (Ctrl-C) stopped the scenario before its budget
+    /// ran out: the iterations it had finished. Such a scenario found nothing in fewer
+    /// iterations than asked, which is not a pass.
+    package var interruptedAfter: Int?
 
     package static let sampleLimit = 10
 
@@ -64,6 +68,9 @@ package struct StressResult: Codable, Sendable {
     package var violationCount: Int { violations.values.reduce(0, +) }
 
     package var passed: Bool { violationCount == 0 }
+
+    /// `passed`, `failed`, or `interrupted` (no violation, but stopped before its budget ran out).
+    package var status: String { !passed ? "failed" : interruptedAfter != nil ? "interrupted" : "passed" }
 
     /// The iterations a replay must run to reach the failing one.
     package var replayIterations: Int? { failingIteration.map { $0 + 1 } }

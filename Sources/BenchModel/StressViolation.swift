@@ -27,8 +27,10 @@ package enum ViolationKind: String, Codable, Sendable, CaseIterable, Comparable 
     case overLimit = "over_limit"
     /// A periodic tick that was due never ran.
     case lostTick = "lost_tick"
-    /// A periodic tick ran early, or more ticks ran than periods passed.
+    /// More periodic ticks ran than periods had passed (a tick ahead of its period).
     case extraTick = "extra_tick"
+    /// A timed action (`scheduleRelative`, a periodic schedule's tick) ran before its due time.
+    case early
     /// No progress for the hang timeout: threads stuck (the watchdog's report names their last stress points).
     case hang
     /// The process running the scenario died (a signal, a trap).

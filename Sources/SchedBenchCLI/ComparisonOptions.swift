@@ -7,7 +7,9 @@ import BenchWorkflows
 
 /// The options `compare` and `gate` share: thresholds, metrics, output format, strictness.
 struct ComparisonOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Default threshold: a change smaller than this is not a regression (5% or 0.05).", valueName: "fraction"))
+    // Unconditional: a negative value is taken as the value (and refused by name), not
+    // read as an unknown option that leaves the value missing.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Default threshold: a change smaller than this is not a regression (5% or 0.05).", valueName: "fraction"))
     var threshold = "5%"
 
     @Option(
@@ -58,7 +60,7 @@ struct ComparisonOptions: ParsableArguments {
         let text = given.trimmingCharacters(in: .whitespaces)
         let value = text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 } : Double(text)
         guard let value, value >= 0, value < 10 else {
-            throw ValidationError("--threshold '\(given)' is not a fraction like 0.05 or a percentage like 5%")
+            throw ValidationError("--threshold '\(given)' is not a fraction from 0 up to 10 like 0.05, or a percentage like 5%")
         }
         return value
     }

@@ -121,7 +121,9 @@ struct GateCommand: ParsableCommand {
         let gate = GateWorkflow(runs: runs, policy: try comparison.policy())
         let progress = ProgressRenderer(live: isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()
-        let interrupts = Interrupts.cancelOnInterrupt(cancellation, stopping: "stopping after the current round")
+        let interrupts = Interrupts.cancelOnInterrupt(
+            cancellation, stopping: "stopping after the current round",
+            terminated: { "terminated: the rounds finished so far are in \(directory.path)" })
         defer { interrupts.cancel() }
         let outcome = try gate.execute(observer: progress, cancellation: cancellation)
         progress.finish()

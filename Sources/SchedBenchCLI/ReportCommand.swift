@@ -64,7 +64,7 @@ struct ReportCommand: ParsableCommand {
 /// The report's judgement settings: thresholds for its comparison, the p99 limit for its
 /// latency-by-rate chart.
 struct ReportLimits: ParsableArguments {
-    @Option(help: ArgumentHelp("Default threshold for the comparison (5% or 0.05).", valueName: "fraction"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Default threshold for the comparison (5% or 0.05).", valueName: "fraction"))
     var threshold = "5%"
 
     @Option(help: ArgumentHelp("JSON thresholds file, as compare reads it.", valueName: "file"))

@@ -53,7 +53,7 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Untimed warmup trials per case (at most 100).")
     var warmup = 1
 
-    @Option(parsing: .unconditional, help: "Seconds a child process (--isolate, counting trials) may run before it is killed.")
+    @Option(parsing: .unconditional, help: "Seconds a child process (the measuring executable, one per case with --isolate) may go without reporting progress before it is killed and its case fails: what bounds a trial that hangs, a registered workload's included.")
     var childTimeout = Int(RunOptions().childTimeout)
 
     @Option(help: "Results directory (default: results/<run-id>).")
@@ -139,7 +139,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func validate() throws {
-        let described = try Self.target().describe().description
+        let described = try Self.target().describedForValidation()
         guard described.suites.contains(where: { $0.name == suite }) else {
             throw ValidationError("unknown suite '\(suite)'; valid: \(described.suites.map(\.name).joined(separator: ", "))")
         }

@@ -108,6 +108,42 @@ final class WorkflowTests: XCTestCase {
         XCTAssertEqual(outcomes, [.added(cases: 2, values: outcomes.first.flatMap { if case .added(_, let values) = $0 { values } else { nil } } ?? -1), .alreadyStored])
     }
 
+    /// Defects: `history add` stored a run whose run id was empty or held a line break, and
+    /// a run whose cases had failed their correctness checks. Both are refused, naming the
+    /// problem, and nothing is added.
+    func testAddingRefusesABlankRunIDAndAFailedRun() throws {
+        let history = try HistoryLocation(scratch.appendingPathComponent("history.sqlite").path)
+        let run = scratch.appendingPathComponent("run")
+        XCTAssertTrue(try workflow(run).execute().isClean)
+        let results = try String(contentsOf: run.appendingPathComponent("results.csv"), encoding: .utf8)
+        let runID = try XCTUnwrap(results.split(separator: "\n").dropFirst().first?.split(separator: ",").first.map(String.init))
+
+        func copy(_ name: String, _ edit: (String) -> String) throws -> String {
+            let directory = scratch.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try edit(results).write(to: directory.appendingPathComponent("results.csv"), atomically: true, encoding: .utf8)
+            return directory.path
+        }
+        let blank = try copy("blank") { $0.replacingOccurrences(of: "\n\(runID),", with: "\n,") }
+        let quoted = try copy("newline") { $0.replacingOccurrences(of: "\n\(runID),", with: "\n\"a\nb\",") }
+        let failed = try copy("failed") { text in
+            var replaced = false
+            return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                guard !replaced, line.contains(",invariant_violations,0,") else { return String(line) }
+                replaced = true
+                return line.replacingOccurrences(of: ",invariant_violations,0,", with: ",invariant_violations,1,")
+            }.joined(separator: "\n")
+        }
+        for (path, expected) in [(blank, "run id"), (quoted, "run id"), (failed, "failed their correctness checks")] {
+            var added: [String] = []
+            XCTAssertThrowsError(try HistoryWorkflow.add(runs: [run.path, path], to: history) { runID, _ in added.append(runID) }) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(path): \(error)")
+            }
+            XCTAssertEqual(added, [], path)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("history.sqlite").path))
+    }
+
     /// NEW judged against the runs a history holds, through `ComparisonWorkflow` alone.
     func testCompareWithHistory() throws {
         let history = try HistoryLocation(scratch.appendingPathComponent("history.sqlite").path)

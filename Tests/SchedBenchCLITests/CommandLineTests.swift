@@ -384,6 +384,10 @@ final class CommandLineTests: SchedBenchTestCase {
         XCTAssertEqual(csv.stdout.split(separator: "\n").count, 2, csv.stdout)
 
         XCTAssertEqual(try schedbench(["compare", base.path, same.path, "--threshold", "lots"]).status, 64)
+        // Defect: a negative value was read as an option, and the message said "Missing value".
+        let negative = try schedbench(["compare", base.path, same.path, "--threshold", "-1"])
+        XCTAssertEqual(negative.status, 64)
+        XCTAssertTrue(negative.stderr.contains("--threshold '-1' is not a fraction from 0 up to 10"), negative.stderr)
         XCTAssertEqual(try schedbench(["compare", base.path, same.path, "--metric", "speed"]).status, 64)
         XCTAssertEqual(try schedbench(["compare", base.path, same.path, "--format", "pdf"]).status, 64)
     }

@@ -54,6 +54,11 @@ final class ExportCommandTests: SchedBenchTestCase {
         let directory = try schedbench(["export", run.path, "--format", "bmf", "--out", run.path])
         XCTAssertEqual(directory.status, 1)
         XCTAssertTrue(directory.stderr.contains("\(run.path) is a directory, not a file"), directory.stderr)
+        // Defect: a file in a directory that is not there was reported as "no such file".
+        let absent = run.appendingPathComponent("nodir").appendingPathComponent("x.json")
+        let intoNothing = try schedbench(["export", run.path, "--format", "bmf", "--out", absent.path])
+        XCTAssertEqual(intoNothing.status, 1)
+        XCTAssertTrue(intoNothing.stderr.contains("no such directory: \(run.appendingPathComponent("nodir").path)"), intoNothing.stderr)
         let nothing = try schedbench(["export", run.path, "--format", "bmf", "--metric", "latency_p99_ns"])
         XCTAssertEqual(nothing.status, 1)
         XCTAssertTrue(nothing.stderr.contains("nothing to export"), nothing.stderr)

@@ -53,6 +53,21 @@ final class HardeningTests: SchedBenchTestCase {
         }
     }
 
+    /// Defect (reported of in-process runs): a registered workload that hangs had no time
+    /// limit. Every case runs in a child now, and one that goes silent for --child-timeout
+    /// is killed and its case fails, saying so; the run goes on to the next case.
+    func testARunKillsATrialThatHangsAfterTheChildTimeout() throws {
+        let started = Date()
+        let out = try temporaryDirectory()
+        let run = try schedbench(
+            ["run", "--child-timeout", "2", "--out", out.path, "--no-table", "--trials", "1"] + tinyRun,
+            environment: [FaultInjection.environmentKey: FaultInjection.hangTrial.rawValue])
+        XCTAssertNotEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("2 s without a word"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("trampoline.nested"), run.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 60)
+    }
+
     private static func processRunning(commandLine: String) throws -> Bool {
         try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { Int($0) != nil }.contains { pid in
             guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
@@ -365,6 +380,19 @@ final class HardeningTests: SchedBenchTestCase {
         run.signal(SIGTERM)
         XCTAssertEqual(run.exitStatus(within: 30), 143, run.stderr)
         XCTAssertTrue(run.stderr.contains("terminated: the cases finished so far are in \(out.path)"), run.stderr)
+    }
+
+    /// Defect: SIGTERM ended `gate` with 143 and without a word.
+    func testGateSaysWhereTheFinishedRoundsAreOnSIGTERM() throws {
+        let out = try temporaryDirectory()
+        let gate = try launch(
+            [
+                "gate", "--baseline", executable.path, "--candidate", executable.path, "--rounds", "50", "--out", out.path, "--",
+            ] + tinyRun)
+        XCTAssertTrue(gate.waitFor(seconds: 60) { _, _ in FileManager.default.fileExists(atPath: out.path) }, gate.stderr)
+        gate.signal(SIGTERM)
+        XCTAssertEqual(gate.exitStatus(within: 30), 143, gate.stderr)
+        XCTAssertTrue(gate.stderr.contains("terminated: the rounds finished so far are in \(out.path)"), gate.stderr)
     }
 
     /// Defect: gate kept a child's whole stderr in memory (200 MB of it → 817 MB resident).

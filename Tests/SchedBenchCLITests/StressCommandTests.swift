@@ -135,7 +135,9 @@ final class StressCommandTests: SchedBenchTestCase {
         XCTAssertTrue(stress.stderr.contains("interrupted: kept the 1 finished scenarios"), stress.stderr)
         let rows = try StressFile.read(out.appendingPathComponent(StressFile.name).path)
         XCTAssertEqual(Set(rows.map { $0["scenario"] ?? "" }), ["trampoline.tree"])
-        XCTAssertEqual(rows.first?["status"], "passed")
+        // Stopped before its budget ran out, with no violation: kept, and not called a pass.
+        XCTAssertEqual(rows.first?["status"], "interrupted")
+        XCTAssertTrue(stress.stderr.contains(": interrupted after"), stress.stderr)
         XCTAssertGreaterThan(Int(rows.first?["iterations"] ?? "") ?? 0, 0)
     }
 

@@ -4,7 +4,8 @@ import Foundation
 
 /// Writes and reads whole CSV files through CSV.swift (quoting, embedded commas and newlines).
 package enum CSVFile {
-    /// Renders `header` and `rows` as CSV text.
+    /// Renders `header` and `rows` as CSV text, each row ending in a line break (the last
+    /// one too, as POSIX text files and `wc -l` expect).
     package static func render(header: [String], rows: [[String]]) throws -> Data {
         let stream = OutputStream(toMemory: ())
         let writer = try CSVWriter(stream: stream)
@@ -13,9 +14,10 @@ package enum CSVFile {
             try writer.write(row: row)
         }
         writer.stream.close()
-        guard let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data else {
+        guard var data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data else {
             throw BenchError.unwritable(path: "<memory>", problem: "the CSV writer produced no data")
         }
+        data.append(UInt8(ascii: "\n"))
         return data
     }
 

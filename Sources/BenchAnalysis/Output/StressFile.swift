@@ -6,7 +6,7 @@ import Foundation
 /// with the provenance columns of `results.csv` on every row (tidy, like `results.csv`).
 ///
 /// Columns after the provenance: `scenario, seed, iterations, operations, duration_s,
-/// hooks` (`compiled` or `absent`), `status` (`passed` or `failed`), `failing_iteration`,
+/// hooks` (`compiled` or `absent`), `status` (`passed`, `failed`, or `interrupted`: stopped by Ctrl-C before its budget ran out, with no violation), `failing_iteration`,
 /// `seconds_to_failure`, `replay` (the command that replays the failure; empty when it
 /// passed), then `record` (`violation` or `outcome`), `name` (a violation kind or an
 /// outcome's name), `class` (`forbidden` for violations; `acceptable` or `forbidden` for
@@ -29,7 +29,7 @@ package enum StressFile {
                 provenance.columnValues + [
                     result.scenario.rawValue, String(result.seed), String(result.iterations), String(result.operations),
                     String(format: "%.3f", result.durationSeconds), result.hooksCompiled ? "compiled" : "absent",
-                    result.passed ? "passed" : "failed", result.failingIteration.map(String.init) ?? "",
+                    result.status, result.failingIteration.map(String.init) ?? "",
                     result.secondsToFirstViolation.map { String(format: "%.3f", $0) } ?? "", result.replayCommand ?? "",
                 ]
             let kinds = result.violations.keys.sorted()
@@ -70,7 +70,7 @@ package enum StressFile {
         for result in results {
             let seen = result.violations.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
             lines.append(
-                "| \(result.scenario.rawValue) | \(result.passed ? "passed" : "**failed**") | \(result.iterations) | \(result.operations) | "
+                "| \(result.scenario.rawValue) | \(result.passed ? result.status : "**failed**") | \(result.iterations) | \(result.operations) | "
                     + "\(String(format: "%.1f", result.durationSeconds)) | \(seen.isEmpty ? "none" : seen.joined(separator: ", ")) | "
                     + "\(result.replayCommand.map { "`\($0)`" } ?? "") |")
         }

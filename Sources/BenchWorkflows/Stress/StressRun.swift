@@ -120,7 +120,8 @@ package struct StressRun: Sendable {
             }
             observer.benchEvent(.scenarioStarted(scenario, index: index + 1, count: plan.scenarios.count, seed: plan.seed))
             do {
-                let result = try runInChild(scenario, options)
+                var result = try runInChild(scenario, options)
+                if cancellation.isCancelled && result.passed { result.interruptedAfter = result.iterations }
                 outcome.results.append(result)
                 write(&outcome)
                 observer.benchEvent(.scenarioFinished(result))

@@ -13,7 +13,8 @@ enum ComparisonRendering {
 
     static func render(_ comparison: Comparison, format: Format) throws -> String {
         switch format {
-        case .csv: return try ComparisonFile.render(comparison)
+        // Printed with `print`, which ends the last row's line itself.
+        case .csv: return String(try ComparisonFile.render(comparison).dropLast())
         case .table, .markdown: return text(comparison, markdown: format == .markdown)
         }
     }
@@ -42,11 +43,12 @@ enum ComparisonRendering {
         }.map(\.element)
         let body = sorted.map { row -> [String] in
             let c = row.benchCase
+            let (base, new) = medians(row.baseMedian, row.newMedian)
             return [
                 c.workload.rawValue, c.scheduler.rawValue, c.strategy.rawValue, String(c.producers), String(c.events),
                 row.metric.rawValue,
-                comparison.baseline == .history ? "\(number(row.baseMedian)) (\(row.baseRuns))" : number(row.baseMedian),
-                number(row.newMedian), change(row.estimate),
+                comparison.baseline == .history ? "\(base) (\(row.baseRuns))" : base,
+                new, change(row.estimate),
                 "±" + percent(row.threshold), verdictCell(row, markdown: markdown),
             ]
         }
@@ -61,6 +63,12 @@ enum ComparisonRendering {
                     row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
                         .joined(separator: "  ").trimmingCharacters(in: .whitespaces))
             }
+        }
+        if comparison.paired && !body.isEmpty {
+            lines.append("")
+            lines.append(
+                "base and new are each side's median; the change is the mean of the rounds' NEW ÷ BASE ratios (geometric), "
+                    + "so it can differ from the ratio of the two medians")
         }
         if !comparison.onlyInBase.isEmpty || !comparison.onlyInNew.isEmpty {
             lines.append("")
@@ -90,6 +98,18 @@ enum ComparisonRendering {
             return "inconclusive (detects ≥ \(String(format: "%.1f%%", detectable * 100)) worse)"
         default: return row.verdict.rawValue
         }
+    }
+
+    /// Both medians as `number` writes them; where that would print two different values
+    /// alike ("111" and "111"), with as many significant digits as tell them apart (up to 6).
+    static func medians(_ base: Double, _ new: Double) -> (String, String) {
+        var (baseText, newText) = (number(base), number(new))
+        var digits = 4
+        while baseText == newText && base != new && digits <= 6 {
+            (baseText, newText) = (String(format: "%.\(digits)g", base), String(format: "%.\(digits)g", new))
+            digits += 1
+        }
+        return (baseText, newText)
     }
 
     private static func number(_ value: Double) -> String {

@@ -39,6 +39,9 @@ final class StressRenderer: BenchObserver, Sendable {
         let summary =
             "\(result.scenario.rawValue): \(result.iterations) iterations, \(result.operations) operations, "
             + String(format: "%.1f s", result.durationSeconds)
+        if result.passed, let finished = result.interruptedAfter {
+            return ["\(summary): interrupted after \(finished) iterations, no violation so far (not a pass: it did not run its budget)"]
+        }
         guard !result.passed else { return ["\(summary): passed"] }
         let counts = result.violations.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
         var lines = ["FAILED \(summary): \(counts.joined(separator: ", "))"]

@@ -121,7 +121,11 @@ package struct RunPlan: Sendable {
                 }
             }
         }
-        return PlanReply(cases: cases, skipped: skipped)
+        // Two suite entries of one workload (at different rates, say) skip a scheduler for
+        // the same reason: say it once.
+        var distinct: [Skip] = []
+        for skip in skipped where !distinct.contains(skip) { distinct.append(skip) }
+        return PlanReply(cases: cases, skipped: distinct)
     }
 }
 

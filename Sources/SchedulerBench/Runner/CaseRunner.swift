@@ -201,6 +201,9 @@ struct CaseRunner {
         sampler.start()
         let samplerBefore = sampler.cpuNanos
         let usageBefore = ResourceUsage.current()
+        if FaultInjection.current == .hangTrial {
+            while true { sleep(3600) }
+        }
         let outcome = try workload.runTrial(benchCase, invariants: report, checking: true)
         let usage = ResourceUsage.current() - usageBefore
         // The trial's CPU time without the sampler's own: its first `/proc` read and the

@@ -119,6 +119,11 @@ final class ResultsFilesTests: XCTestCase {
         try ResultsFiles.write(sampleCases(), provenance: provenance(), to: directory)
         let rows = try CSVFile.read(directory.appendingPathComponent("results.csv"), requiring: ResultsFiles.resultsHeader)
         XCTAssertEqual(rows.count, 3 * 4 + 2)
+        // Defect: the files ended without a line break (`wc -l` one short, `cat a b` joined rows).
+        for name in ["results.csv", "summary.csv", "violations.csv"] {
+            let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+            XCTAssertTrue(text.hasSuffix("\n") && !text.hasSuffix("\n\n"), "\(name) ends \(text.suffix(20).debugDescription)")
+        }
         for row in rows {
             let metric = try XCTUnwrap(Metric(rawValue: row["metric"]!))
             XCTAssertEqual(row["unit"], metric.unit)

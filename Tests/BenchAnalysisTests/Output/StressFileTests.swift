@@ -45,6 +45,20 @@ final class StressFileTests: XCTestCase {
             rows.filter { $0["scenario"] == "main.counting" && $0["record"] == "violation" }.map { $0["count"]! }.filter { $0 != "0" }, ["1"])
     }
 
+    /// Defect: a scenario Ctrl-C stopped early was written, and printed, as "passed".
+    func testAScenarioCutShortIsNotAPass() throws {
+        var results = sample()
+        results[0].interruptedAfter = 10
+        XCTAssertEqual(results[0].status, "interrupted")
+        XCTAssertEqual(results[1].status, "failed", "a failure found before the interrupt stays a failure")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stress-file-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try StressFile.write(results, provenance: .current(), to: directory)
+        let rows = try StressFile.read(directory.appendingPathComponent(StressFile.name).path)
+        XCTAssertEqual(Set(rows.filter { $0["scenario"] == "mpsc.spec" }.map { $0["status"]! }), ["interrupted"])
+        XCTAssertTrue(StressFile.markdown(results).contains("| mpsc.spec | interrupted |"), StressFile.markdown(results))
+    }
+
     func testMarkdownHasTheSummaryAndOutcomeTables() {
         let text = StressFile.markdown(sample())
         XCTAssertTrue(text.contains("| mpsc.spec | passed | 10 | 5000 |"), text)

@@ -66,9 +66,23 @@ final class ComparisonRenderingTests: XCTestCase {
         XCTAssertTrue(table.hasPrefix("compare: inconclusive (family-wise over 1 tests (Holm), 90.0% confidence, trials paired by round)"), table)
         XCTAssertTrue(table.contains("inconclusive (one value a side: no interval)"), table)
         XCTAssertTrue(table.contains("): 0 regressed, 0 improved, 1 unchanged, 1 inconclusive"), table)
+        XCTAssertTrue(table.contains("the change is the mean of the rounds' NEW ÷ BASE ratios"), table)
+    }
+
+    /// Defect: a gate row printed "111  111  +21.4%": two medians that differ, rounded alike,
+    /// beside a paired change. They now get the digits that tell them apart, and a paired
+    /// table says what its change is.
+    func testMediansThatDifferNeverPrintAlike() {
+        XCTAssertTrue(ComparisonRendering.medians(111.2, 110.9) == ("111.2", "110.9"))
+        XCTAssertTrue(ComparisonRendering.medians(111.04, 111.02) == ("111.04", "111.02"))
+        XCTAssertTrue(ComparisonRendering.medians(250, 300) == ("250", "300"))
+        XCTAssertTrue(ComparisonRendering.medians(111, 111) == ("111", "111"), "equal values stay as they are")
+        let unpaired = try? ComparisonRendering.render(comparison(), format: .table)
+        XCTAssertFalse(unpaired?.contains("NEW ÷ BASE ratios") ?? true, "only a paired table explains its change")
     }
 
     func testCSVIsTheComparisonFile() throws {
-        XCTAssertEqual(try ComparisonRendering.render(comparison(), format: .csv), try ComparisonFile.render(comparison()))
+        // Printed with its own line break, which the file ends with.
+        XCTAssertEqual(try ComparisonRendering.render(comparison(), format: .csv) + "\n", try ComparisonFile.render(comparison()))
     }
 }

@@ -124,6 +124,14 @@ final class PlanTests: XCTestCase {
         XCTAssertTrue(skipped.contains { $0.reason.contains("single-threaded") })
     }
 
+    /// Defect: the quick suite's two `observeOn.latency` entries each skipped `virtual`, and
+    /// the dry run said so twice.
+    func testASkipIsSaidOnce() {
+        let skipped = RunPlan(suite: .quick, schedulers: [.virtual]).expand().skipped
+        XCTAssertEqual(skipped.filter { $0.what == "observeOn.latency on virtual" }.count, 1, "\(skipped)")
+        XCTAssertEqual(skipped.count, Set(skipped.map(\.description)).count, "\(skipped)")
+    }
+
     func testAWorkloadOutsideTheSuiteRunsAtItsDefaults() {
         let cases = RunPlan(suite: .quick, workloads: [.trampolineNested]).expand().cases
         XCTAssertEqual(cases.count, 1)

@@ -19,8 +19,8 @@ import Synchronization
 ///   `observe(on:)` (either strategy) on it. Checked: every `next` arrives once, in order,
 ///   never overlapping, the stop event last and alone (`lost`, `reorder`, `overlap`, `grammar`).
 /// - **timed** (when its instances are `SchedulerType`s): `scheduleRelative` with 1–20 ms
-///   never runs early, and a periodic schedule's ticks never run before their period has
-///   passed, nor more ticks than periods (`extra_tick`), and none goes missing (`lost_tick`).
+///   delays never runs early, and a periodic schedule's tick k never runs before k periods
+///   have passed (`early`), and none goes missing (`lost_tick`).
 ///   "Early" allows 0.2 ms for the clocks' granularity.
 ///
 /// Outcomes: whether an action disposed at once still ran (legal either way).
@@ -28,7 +28,7 @@ final class SchedulerContractScenario: CataloguedStressScenario {
     static let name = StressScenarioName.schedulerContract
     static let summary =
         "any registered scheduler (--scheduler NAME): actions run exactly once unless disposed; with .serial no overlap, per-thread order, no run after an ordered dispose; observe(on:) grammar; timed ones never early or lost"
-    static let checks: [ViolationKind] = [.lost, .duplicate, .reorder, .afterDispose, .overlap, .grammar, .lostTick, .extraTick, .hang, .crash]
+    static let checks: [ViolationKind] = [.lost, .duplicate, .reorder, .afterDispose, .overlap, .grammar, .lostTick, .early, .hang, .crash]
     /// On `serial` (per-action dispatch by default), an action disposed behind a running
     /// one is the ordered dispose the scenario checks.
 
@@ -191,7 +191,7 @@ final class SchedulerContractScenario: CataloguedStressScenario {
                 _ = scheduler.scheduleRelative(index, dueTime: .milliseconds(delayMillis)) { _ in
                     let waited = MonotonicClock.now() - scheduledAt
                     if waited + Self.earlySlackNanos < UInt64(delayMillis) * 1_000_000 {
-                        iteration.violation(.extraTick, "\(label): scheduleRelative(\(delayMillis) ms) ran after \(Double(waited) / 1e6) ms")
+                        iteration.violation(.early, "\(label): scheduleRelative(\(delayMillis) ms) ran after \(Double(waited) / 1e6) ms")
                     }
                     ran.increment()
                     return Disposables.create()
@@ -211,7 +211,7 @@ final class SchedulerContractScenario: CataloguedStressScenario {
                 let tick = state + 1
                 let elapsed = MonotonicClock.now() - start
                 if elapsed + Self.earlySlackNanos < UInt64(tick) * period {
-                    iteration.violation(.extraTick, "\(label): tick \(tick) of a \(periodMillis) ms period ran after \(Double(elapsed) / 1e6) ms")
+                    iteration.violation(.early, "\(label): tick \(tick) of a \(periodMillis) ms period ran after \(Double(elapsed) / 1e6) ms")
                 }
                 seen.increment()
                 return tick

@@ -63,7 +63,7 @@ final class SchedulerContractScenarioTests: XCTestCase {
 
     func testEarlyTimedActionsAreCaught() {
         let result = stress("early", [.serial], fault: .ignoresDueTime)
-        XCTAssertGreaterThan((result.violations[.extraTick] ?? 0), 0, "\(result.samples)")
+        XCTAssertGreaterThan((result.violations[.early] ?? 0), 0, "\(result.samples)")
     }
 }
 
