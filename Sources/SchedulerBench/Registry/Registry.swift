@@ -38,6 +38,7 @@ public struct Registry: Sendable {
     ///     workloads and `schedbench stress --scheduler` check it.
     ///   - inQuickSuite: whether the `quick` suite runs it too (the `default` and `full`
     ///     suites always do, and any run that names it).
+    ///   - make: a fresh instance of the scheduler; each trial calls it once.
     public mutating func scheduler(
         _ name: String, summary: String, contracts: SchedulerContracts = [], inQuickSuite: Bool = true,
         make: @escaping @Sendable () -> any ImmediateSchedulerType
