@@ -87,6 +87,7 @@ final class StressCommandTests: SchedBenchTestCase {
             XCTAssertTrue(run.stderr.contains("backtrace of the crashed child: \(log.path)"), run.stderr)
             let text = try String(contentsOf: log, encoding: .utf8)
             XCTAssertTrue(text.contains("SCHEDBENCH_INJECT_FAULT=crash: the stress child dies in iteration 3"), text)
+            XCTAssertFalse(text.contains("swift runtime: unknown"), "the backtracer takes every setting it is given:\n\(text.prefix(500))")
             XCTAssertTrue(text.contains("crashed:"), "a backtrace of the crashed thread:\n\(text)")
             XCTAssertTrue(text.contains("StressRunner"), "the backtrace names the frames:\n\(text)")
         }

@@ -149,10 +149,13 @@ package struct StressRun: Sendable {
     package static let keptCrashOutput = 1 << 20
 
     /// The Swift runtime's backtracer, for a child that crashes: every thread, plain text,
-    /// the crashed thread's registers and the images the frames mention. (`threads` takes a
-    /// Boolean, and the preset goes first: a later preset resets it.)
+    /// the crashed thread's registers and the images the frames mention, with function
+    /// names but no source lines (`symbolicate=fast`: full symbolication of a release
+    /// build's threads took about two minutes here). (`threads` takes `all` or `crashed`,
+    /// and the preset goes first: a later preset resets it.)
     static let backtraceEnvironment = [
-        "SWIFT_BACKTRACE": "enable=yes,preset=full,threads=yes,registers=crashed,images=mentioned,interactive=no,color=no"
+        "SWIFT_BACKTRACE":
+            "enable=yes,preset=full,threads=all,registers=crashed,images=mentioned,symbolicate=fast,interactive=no,color=no"
     ]
 
     /// Runs `scenario` in a child; a child that dies is the scenario's `crash`, at the

@@ -24,21 +24,22 @@ struct ProgressDeadline {
     private var quiet: StallCompensatedDeadline
     private var lastProgress: Int
 
-    init(quietSeconds: Double, capSeconds: Double = ProgressDeadline.defaultCapSeconds, progress: Int, now: UInt64) {
+    init(quietSeconds: Double, capSeconds: Double = ProgressDeadline.defaultCapSeconds, progress: Int, now: UInt64, starved: UInt64 = 0) {
         self.quietSeconds = quietSeconds
         cap = now + UInt64(max(capSeconds, quietSeconds) * 1e9)
-        quiet = StallCompensatedDeadline(seconds: quietSeconds, now: now)
+        quiet = StallCompensatedDeadline(seconds: quietSeconds, now: now, starved: starved)
         lastProgress = progress
     }
 
     /// Nil while the wait goes on; otherwise why it ended. `afterPause`: the pause the
-    /// waiter asked for since the previous reading.
-    mutating func expiry(now: UInt64, afterPause pause: UInt64, progress: Int) -> Expiry? {
+    /// waiter asked for since the previous reading; `starved`: `Starvation.lost`, passed on
+    /// every call or on none.
+    mutating func expiry(now: UInt64, afterPause pause: UInt64, progress: Int, starved: UInt64 = 0) -> Expiry? {
         if progress != lastProgress {
             lastProgress = progress
-            quiet = StallCompensatedDeadline(seconds: quietSeconds, now: now)
+            quiet = StallCompensatedDeadline(seconds: quietSeconds, now: now, starved: starved)
         }
         if now > cap { return .stillProgressing }
-        return quiet.hasPassed(now: now, afterPause: pause) ? .noProgress : nil
+        return quiet.hasPassed(now: now, afterPause: pause, starved: starved) ? .noProgress : nil
     }
 }

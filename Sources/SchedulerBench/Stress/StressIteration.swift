@@ -107,10 +107,10 @@ final class StressIteration: @unchecked Sendable {
     /// beating meanwhile (a bounded wait is not a hang: the scenario reports what a timeout
     /// means). Returns whether it held.
     func wait(upTo seconds: Double, until condition: () -> Bool) -> Bool {
-        var deadline = StallCompensatedDeadline(seconds: seconds, now: MonotonicClock.now())
+        var deadline = StallCompensatedDeadline(seconds: seconds, now: MonotonicClock.now(), starved: Starvation.lost)
         var pause: UInt32 = 20
         while !condition() {
-            if deadline.hasPassed(now: MonotonicClock.now(), afterPause: UInt64(pause) * 1_000) { return condition() }
+            if deadline.hasPassed(now: MonotonicClock.now(), afterPause: UInt64(pause) * 1_000, starved: Starvation.lost) { return condition() }
             heartbeat.beat()
             usleep(pause)
             pause = min(pause * 2, 5_000)
@@ -125,9 +125,9 @@ final class StressIteration: @unchecked Sendable {
         _ semaphore: DispatchSemaphore, quietFor quietSeconds: Double, capSeconds: Double = ProgressDeadline.defaultCapSeconds,
         progress: () -> Int
     ) -> ProgressDeadline.Expiry? {
-        var deadline = ProgressDeadline(quietSeconds: quietSeconds, capSeconds: capSeconds, progress: progress(), now: MonotonicClock.now())
+        var deadline = ProgressDeadline(quietSeconds: quietSeconds, capSeconds: capSeconds, progress: progress(), now: MonotonicClock.now(), starved: Starvation.lost)
         while semaphore.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-            if let expiry = deadline.expiry(now: MonotonicClock.now(), afterPause: 50_000_000, progress: progress()) { return expiry }
+            if let expiry = deadline.expiry(now: MonotonicClock.now(), afterPause: 50_000_000, progress: progress(), starved: Starvation.lost) { return expiry }
             heartbeat.beat()
         }
         return nil
@@ -139,10 +139,10 @@ final class StressIteration: @unchecked Sendable {
         quietFor quietSeconds: Double, capSeconds: Double = ProgressDeadline.defaultCapSeconds, progress: () -> Int,
         until condition: () -> Bool
     ) -> ProgressDeadline.Expiry? {
-        var deadline = ProgressDeadline(quietSeconds: quietSeconds, capSeconds: capSeconds, progress: progress(), now: MonotonicClock.now())
+        var deadline = ProgressDeadline(quietSeconds: quietSeconds, capSeconds: capSeconds, progress: progress(), now: MonotonicClock.now(), starved: Starvation.lost)
         var pause: UInt32 = 20
         while !condition() {
-            if let expiry = deadline.expiry(now: MonotonicClock.now(), afterPause: UInt64(pause) * 1_000, progress: progress()) {
+            if let expiry = deadline.expiry(now: MonotonicClock.now(), afterPause: UInt64(pause) * 1_000, progress: progress(), starved: Starvation.lost) {
                 return condition() ? nil : expiry
             }
             heartbeat.beat()
@@ -154,9 +154,9 @@ final class StressIteration: @unchecked Sendable {
 
     /// Waits for `semaphore` up to `seconds` of time the process could use, beating meanwhile.
     func wait(_ semaphore: DispatchSemaphore, upTo seconds: Double) -> Bool {
-        var deadline = StallCompensatedDeadline(seconds: seconds, now: MonotonicClock.now())
+        var deadline = StallCompensatedDeadline(seconds: seconds, now: MonotonicClock.now(), starved: Starvation.lost)
         while semaphore.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-            if deadline.hasPassed(now: MonotonicClock.now(), afterPause: 50_000_000) { return false }
+            if deadline.hasPassed(now: MonotonicClock.now(), afterPause: 50_000_000, starved: Starvation.lost) { return false }
             heartbeat.beat()
         }
         return true

@@ -88,23 +88,30 @@ package enum StressRunner {
         worker.start()
 
         // A hang is `hangTimeout` without a beat in time the process could use: when the
-        // watchdog itself wakes late, the process was held off the CPU, and that time is
-        // not the scenario's (StallCompensatedDeadline).
+        // watchdog itself wakes late, or the scenario's threads wait in a run queue behind
+        // other processes, that time is not the scenario's (StallCompensatedDeadline; the
+        // watchdog samples `Starvation` for every deadline of the run).
+        var meter = StarvationMeter(now: MonotonicClock.now())
+        var ticks = 0
         var seenBeat = heartbeat.lastBeat
-        var deadline = StallCompensatedDeadline(seconds: options.hangTimeout, now: seenBeat)
+        var deadline = StallCompensatedDeadline(seconds: options.hangTimeout, now: seenBeat, starved: Starvation.lost)
         while finished.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+            ticks += 1
+            if ticks % 2 == 0 { meter.sample(now: MonotonicClock.now()) }
             if heartbeat.lastBeat != seenBeat {
                 seenBeat = heartbeat.lastBeat
-                deadline = StallCompensatedDeadline(seconds: options.hangTimeout, now: seenBeat)
+                deadline = StallCompensatedDeadline(seconds: options.hangTimeout, now: seenBeat, starved: Starvation.lost)
             }
-            guard deadline.hasPassed(now: MonotonicClock.now(), afterPause: 50_000_000) else { continue }
+            guard deadline.hasPassed(now: MonotonicClock.now(), afterPause: 50_000_000, starved: Starvation.lost) else { continue }
             abandoned.store(true, ordering: .releasing)
             Perturbation.end()
             let iteration = currentIteration.load(ordering: .relaxed)
             let threads = Perturbation.threadReport()
             let stalledTail = StalledChunkWait.tailWord.load(ordering: .relaxed)
+            let extended = Double(deadline.extended) / 1e9
             let detail =
                 "no progress for \(options.hangTimeout) s in iteration \(iteration)"
+                + (extended < 0.05 ? "" : String(format: " (and %.1f s more while the process was kept from running)", extended))
                 + (threads.isEmpty ? "" : "; threads: " + threads.joined(separator: "; "))
                 + (stalledTail == 0 ? "" : "; a queue producer waited over 5 s for the next chunk (tail word 0x\(String(stalledTail, radix: 16)))")
             let now = elapsed()

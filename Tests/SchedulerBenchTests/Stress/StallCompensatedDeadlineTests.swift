@@ -34,9 +34,13 @@ final class StallCompensatedDeadlineTests: XCTestCase {
         var jittery = StallCompensatedDeadline(seconds: 1, now: 0)
         XCTAssertFalse(jittery.hasPassed(now: 65 * millisecond, afterPause: 50 * millisecond))
         XCTAssertEqual(jittery.extended, 0, "15 ms late is scheduling jitter, not a stall")
-        var starved = StallCompensatedDeadline(seconds: 1, now: 0)
+        var starved = StallCompensatedDeadline(seconds: 0.5, now: 0)
         XCTAssertFalse(starved.hasPassed(now: 20_000 * millisecond, afterPause: 50 * millisecond))
         XCTAssertTrue(starved.hasPassed(now: 60_000 * millisecond, afterPause: 50 * millisecond), "at most 30 s more in all")
-        XCTAssertEqual(starved.extended, StallCompensatedDeadline.maximumExtension)
+        XCTAssertEqual(starved.extended, 30_000 * millisecond)
+        var longer = StallCompensatedDeadline(seconds: 2, now: 0)
+        XCTAssertFalse(longer.hasPassed(now: 90_000 * millisecond, afterPause: 50 * millisecond))
+        XCTAssertTrue(longer.hasPassed(now: 110_000 * millisecond, afterPause: 50 * millisecond), "at most 50 times the wait")
+        XCTAssertEqual(longer.extended, 100_000 * millisecond)
     }
 }

@@ -59,6 +59,33 @@ final class StressRunnerTests: XCTestCase {
         XCTAssertTrue(result.samples.first?.detail.contains("no progress for 0.5 s in iteration 2") == true, "\(result.samples)")
     }
 
+    /// Time the scenario's threads spent queued behind other processes is not a hang: a
+    /// scenario silent for 1.2 s under a 0.5 s timeout passes while the process loses nine
+    /// tenths of its time (recorded here as the meter would on a loaded machine).
+    func testTimeLostToOtherProcessesIsNotAHang() {
+        let release = DispatchSemaphore(value: 0)
+        let starving = SharedFlag()
+        let scenario = Scripted { iteration in
+            guard iteration.index == 0 else { return }
+            iteration.concurrently(1, name: "starved") { _, _ in
+                let start = MonotonicClock.now()
+                while !starving.isSet && MonotonicClock.now() - start < 5_000_000_000 { usleep(1_000) }
+                _ = release.wait(timeout: .now() + 1.2)
+            }
+        }
+        let starver = Thread {
+            starving.set()
+            let start = MonotonicClock.now()
+            while MonotonicClock.now() - start < 2_000_000_000 {
+                usleep(10_000)
+                Starvation.record(9_000_000)
+            }
+        }
+        starver.start()
+        let result = StressRunner.run(.mpscSpec, instance: scenario, options: StressOptions(seed: 1, seconds: nil, iterations: 2, hangTimeout: 0.5))
+        XCTAssertTrue(result.passed, "\(result.samples)")
+    }
+
     func testBoundedWaitsAreNotHangs() {
         let scenario = Scripted { iteration in _ = iteration.wait(upTo: 0.8) { false } }
         let result = StressRunner.run(.mpscSpec, instance: scenario, options: StressOptions(seed: 1, seconds: nil, iterations: 2, hangTimeout: 0.5))
