@@ -97,8 +97,7 @@ TIME = Campaign(
 INSTRUCTIONS = Campaign(
     ["--trials-per-round", "1"], ["--metric", "instructions_per_event", "--threshold", "3%"],
     ["--suite", "quick",
-     "--workload", "trampoline.nested,observeOn.throughput",
-     "--scheduler", "currentThread",
+     "--workload", "schedule.throughput,observeOn.throughput,trampoline.nested,main.inline,subscribeOn.cycle",
      "--producers", "1",
      "--events", "20000",
      "--instructions"],

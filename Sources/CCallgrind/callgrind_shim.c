@@ -28,3 +28,17 @@ void schedbench_callgrind_end(void) {
     CALLGRIND_STOP_INSTRUMENTATION;
 #endif
 }
+
+void schedbench_callgrind_zero(void) {
+#if SCHEDBENCH_HAVE_CALLGRIND
+    CALLGRIND_ZERO_STATS;
+#endif
+}
+
+void schedbench_callgrind_dump(const char *label) {
+#if SCHEDBENCH_HAVE_CALLGRIND
+    CALLGRIND_DUMP_STATS_AT(label);
+#else
+    (void)label;
+#endif
+}

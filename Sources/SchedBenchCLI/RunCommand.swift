@@ -17,7 +17,7 @@ struct RunCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Suite: quick, default, full or scaling (see `schedbench list`).")
+    @Option(help: "Suite: quick, default, full, scaling or instructions (see `schedbench list`).")
     var suite = "default"
 
     @Option(name: .customLong("workload"), help: ArgumentHelp("Workloads to run (see `schedbench list`).", valueName: "name"))

@@ -266,6 +266,50 @@ final class CommandLineTests: SchedBenchTestCase {
         XCTAssertEqual(first, second, accuracy: first / 1_000, "instruction counts repeat within 0.1%")
     }
 
+    /// A run counts its cases' instructions in one valgrind process per processor (at most
+    /// 4; each pays valgrind's start-up, about 5 s, once), not two per case, and a case
+    /// counts the same there as alone: each trial writes its own callgrind dump, which
+    /// covers every thread.
+    func testOneValgrindProcessCountsEveryCaseOfARun() throws {
+        guard let valgrind = ExecutableSearch.onPath("valgrind") else { throw XCTSkip("valgrind is not installed") }
+        let bin = try temporaryDirectory()
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let log = bin.appendingPathComponent("started")
+        let wrapper = bin.appendingPathComponent("valgrind")
+        try "#!/bin/sh\necho started >> '\(log.path)'\nexec '\(valgrind)' \"$@\"\n".write(to: wrapper, atomically: true, encoding: .utf8)
+        chmod(wrapper.path, 0o755)
+        let environment = ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+        func count(_ workloads: String, _ schedulers: String) throws -> [String: Double] {
+            let out = try temporaryDirectory()
+            let run = try schedbench(
+                [
+                    "run", "--suite", "quick", "--workload", workloads, "--scheduler", schedulers, "--producers", "1", "--events", "2000",
+                    "--trials", "1", "--warmup", "0", "--no-allocations", "--instructions", "--out", out.path, "--quiet", "--no-table",
+                ], environment: environment)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let results = try CSVFile.read(out.appendingPathComponent("results.csv"), requiring: ResultsFiles.resultsHeader)
+            var counts: [String: Double] = [:]
+            for row in results where row["metric"] == Metric.instructionsPerEvent.rawValue {
+                counts["\(row["workload"] ?? "") \(row["scheduler"] ?? "")/\(row["strategy"] ?? "")"] = Double(row["value"] ?? "")
+            }
+            return counts
+        }
+        let together = try count("trampoline.nested,schedule.throughput", "currentThread,virtual")
+        let started = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").count
+        XCTAssertEqual(started, min(ProcessInfo.processInfo.activeProcessorCount, 4, 3), "one valgrind process per processor for the run's 3 cases")
+        XCTAssertEqual(Set(together.keys), ["trampoline.nested currentThread/none", "schedule.throughput currentThread/none", "schedule.throughput virtual/none"])
+        // Alone, the trampoline counts as it does after other cases; a case that allocates
+        // for every event finds the allocator as the cases before it left it (0.2% apart).
+        for (workload, scheduler, tolerance) in [("trampoline.nested", "currentThread", 0.001), ("schedule.throughput", "virtual", 0.01)] {
+            let alone = try count(workload, scheduler)
+            let key = "\(workload) \(scheduler)/none"
+            let first = try XCTUnwrap(together[key])
+            let second = try XCTUnwrap(alone[key])
+            XCTAssertGreaterThan(first, 10)
+            XCTAssertEqual(first, second, accuracy: first * tolerance, "\(key) counts the same among others as alone")
+        }
+    }
+
     /// Writes a results directory with one serial/drain case whose ns/event trials are given.
     private func writeRun(nanos: [Double], violations: Double = 0, producers: Int = 1, provenance: Provenance = .current()) throws -> URL {
         let directory = try temporaryDirectory()

@@ -11,7 +11,16 @@ int schedbench_callgrind_available(void);
 /// Switches instrumentation on, for every thread of the process.
 void schedbench_callgrind_begin(void);
 
-/// Switches instrumentation off again; the counts stay for the dump at exit.
+/// Switches instrumentation off again; the counts stay until the next dump or zeroing.
 void schedbench_callgrind_end(void);
+
+/// Sets the counts to zero.
+void schedbench_callgrind_zero(void);
+
+/// Writes the counts so far to a dump of their own (the output file's name with `.N`
+/// appended, N counting the dumps from 1), whose `desc: Trigger:` line ends with `label`,
+/// and sets them to zero. With callgrind's default `--separate-threads=no` the dump covers
+/// every thread.
+void schedbench_callgrind_dump(const char *label);
 
 #endif

@@ -6,7 +6,8 @@ import Foundation
 /// (`ChildProcess`, `ChildRequest`):
 /// - `countAllocations`: the allocation trial where jemalloc counts exactly (thread caches
 ///   off, `AllocationCounter.environment`);
-/// - `countInstructions`: two trials under callgrind (`InstructionCounter`).
+/// - `countInstructions`: two trials a case under callgrind, every case of a run in one
+///   child (`InstructionCounter`).
 struct CaseIsolation: Sendable {
     /// The schedbench binary children run (this one, unless a test says otherwise).
     var executable: String = ChildProcess.currentExecutable
@@ -26,45 +27,133 @@ struct CaseIsolation: Sendable {
         return try Self.single(reply, benchCase, child.name).result
     }
 
-    /// Instructions per event as a marginal cost: two children under callgrind count the
-    /// case at half its events and at all of them; the difference in instructions over the
-    /// difference in operations cancels setup and teardown (threads, subscriptions).
-    /// Returns trial 0 with `instructions_per_event` and both children's violations.
+    /// Instructions per event as a marginal cost: the case is counted at a tenth of its
+    /// events and at all of them; the difference in instructions over the difference in
+    /// operations cancels setup and teardown (threads, subscriptions). Returns trial 0 with
+    /// `instructions_per_event` and both trials' violations.
     func countInstructions(_ benchCase: BenchCase, options: RunOptions) throws -> CaseResult {
+        let sized = sizedTrials([benchCase])
+        let (reply, counts, name) = try countBatch(sized, options: options, observer: SilentObserver())
+        return try Self.instructionsPerEvent(benchCase, [(reply.outcomes[0], counts[0]), (reply.outcomes[1], counts[1])], name)
+    }
+
+    /// The share of a case's events its smaller counting trial runs.
+    static let smallerTrialDivisor = 10
+
+    /// The most children that count at once: valgrind runs a process's threads one at a
+    /// time, so each child keeps one processor busy.
+    static var countingChildren: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)) }
+
+    /// `countInstructions(_:options:)` for every case of `cases`, in as few children under
+    /// callgrind as there are processors (at most 4), which pay valgrind's start-up (about 5
+    /// s here) once each: the cases are cut into that many runs of consecutive cases, the
+    /// same cut for the same cases on the same machine, so a gate's two sides count each
+    /// case after the same others. In a child, each case's two sizes run back to back (the
+    /// second without a warmup of its own), each trial writing a dump of its own. A case
+    /// the child could not count has its error. The cases of a child that failed (it died,
+    /// or fell silent for `options.childTimeout`) are left out of the answer, to be counted
+    /// alone. Throws `Interrupted` once `cancellation` is cancelled. `observer` hears each
+    /// trial start (`trialStarted`, the counting trial of the case at the size it runs).
+    func countInstructions(
+        _ cases: [BenchCase], options: RunOptions, observer: any BenchObserver = SilentObserver()
+    ) throws -> [BenchCase: Result<CaseResult, BenchError>] {
+        guard !cases.isEmpty else { return [:] }
+        let children = min(Self.countingChildren, cases.count)
+        let chunks = (0..<children).map { index in
+            Array(cases[(cases.count * index / children)..<(cases.count * (index + 1) / children)])
+        }
+        let answers = Locked([Result<[BenchCase: Result<CaseResult, BenchError>], Error>?](repeating: nil, count: children))
+        DispatchQueue.concurrentPerform(iterations: children) { index in
+            let answer = Result { () -> [BenchCase: Result<CaseResult, BenchError>] in
+                let chunk = chunks[index]
+                let (reply, counts, name) = try countBatch(sizedTrials(chunk), options: options, observer: observer)
+                var results: [BenchCase: Result<CaseResult, BenchError>] = [:]
+                for (position, benchCase) in chunk.enumerated() {
+                    let trials = [2 * position, 2 * position + 1].map { (reply.outcomes[$0], counts[$0]) }
+                    results[benchCase] = Result { try Self.instructionsPerEvent(benchCase, trials, name) }.mapError { BenchError($0) }
+                }
+                return results
+            }
+            answers.withLock { $0[index] = answer }
+        }
+        var results: [BenchCase: Result<CaseResult, BenchError>] = [:]
+        for answer in answers.withLock({ $0 }) {
+            switch answer {
+            case .success(let counted)?: results.merge(counted) { first, _ in first }
+            case .failure(let error as Interrupted)?: throw error
+            case .failure(BenchError.toolMissing(let problem))?: throw BenchError.toolMissing(problem)
+            case .failure?, nil: continue
+            }
+        }
+        return results
+    }
+
+    /// Each case at a tenth of its events, then at all of them.
+    private func sizedTrials(_ cases: [BenchCase]) -> [BenchCase] {
+        cases.flatMap { benchCase -> [BenchCase] in
+            var smaller = benchCase
+            smaller.events = max(1, benchCase.events / Self.smallerTrialDivisor)
+            return [smaller, benchCase]
+        }
+    }
+
+    /// Runs `sized` trials in one child under callgrind: its reply (one outcome a trial, in
+    /// order), each trial's count (nil when callgrind wrote no dump for it) and its name.
+    private func countBatch(
+        _ sized: [BenchCase], options: RunOptions, observer: any BenchObserver
+    ) throws -> (reply: ChildReply, counts: [UInt64?], name: String) {
         guard let valgrind else { throw BenchError.toolMissing("counting instructions needs valgrind on PATH (apt-get install valgrind)") }
         // valgrind runs the real binary without debug information: Debian 12's valgrind
         // 3.19 gives up on the DWARF 5 that Swift 6 writes.
         let binary = try InstructionCounter.strippedCopy(of: executable, in: scratch)
-        var half = benchCase
-        half.events = max(1, benchCase.events / 2)
-        var counts: [(instructions: UInt64, operations: Int)] = []
+        let dumps = scratch.appendingPathComponent("callgrind-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dumps) }
+        let output = dumps.appendingPathComponent("callgrind.out").path
+        let child = ChildProcess(
+            executable: valgrind,
+            arguments: InstructionCounter.valgrindArguments(output: output, executable: binary, arguments: ["_child"]),
+            environment: [:], name: executable)
+        let reply = try child.run(
+            ChildRequest(job: .counting(.instructions), cases: sized, options: options), observer: observer,
+            idleTimeout: options.childTimeout, cancellation: cancellation)
+        guard reply.outcomes.count == sized.count, zip(reply.outcomes, sized).allSatisfy({ $0.benchCase == $1 }) else {
+            throw BenchError.childFailed(
+                executable: child.name, problem: "replied with \(reply.outcomes.count) outcomes for \(sized.count) counting trials")
+        }
+        let counts = try InstructionCounter.counts(inDumpsOf: output)
+        return (reply, sized.indices.map { counts[InstructionCounter.label(trial: $0)] }, child.name)
+    }
+
+    /// A case's result from its two counting trials (a tenth of its events, then all).
+    private static func instructionsPerEvent(
+        _ benchCase: BenchCase, _ trials: [(ChildReply.CaseOutcome, UInt64?)], _ name: String
+    ) throws -> CaseResult {
         var result = CaseResult(benchCase: benchCase, trials: [])
-        for sized in [half, benchCase] {
-            let dump = scratch.appendingPathComponent("callgrind-\(UUID().uuidString).out").path
-            defer { try? FileManager.default.removeItem(atPath: dump) }
-            let child = ChildProcess(
-                executable: valgrind,
-                arguments: InstructionCounter.valgrindArguments(output: dump, executable: binary, arguments: ["_child"]),
-                environment: [:], name: executable)
-            let reply = try child.run(
-                ChildRequest(job: .counting(.instructions), cases: [sized], options: options), timeout: options.childTimeout,
-                cancellation: cancellation)
-            let counted = try Self.single(reply, sized, child.name)
-            guard let operations = counted.operations else {
-                throw BenchError.childFailed(executable: executable, problem: "the instruction-counting child reported no operation count")
+        var counts: [(instructions: UInt64, operations: Int)] = []
+        for (outcome, instructions) in trials {
+            if let error = outcome.error { throw error }
+            guard let counted = outcome.result else {
+                throw BenchError.childFailed(executable: name, problem: "replied with neither a result nor an error for \(outcome.benchCase)")
             }
-            counts.append((try InstructionCounter.instructions(inDump: dump), operations))
-            for var record in counted.result.trials {
+            guard let operations = outcome.operations else {
+                throw BenchError.childFailed(executable: name, problem: "the instruction-counting child reported no operation count")
+            }
+            guard let instructions else {
+                throw BenchError.childFailed(executable: name, problem: "callgrind wrote no dump for \(outcome.benchCase)")
+            }
+            counts.append((instructions, operations))
+            for var record in counted.trials {
                 record.benchCase = benchCase
                 result.addCounting(record)
             }
-            result.violationSamples += counted.result.violationSamples
+            result.violationSamples += counted.violationSamples
         }
         let operations = counts[1].operations - counts[0].operations
         guard operations > 0, counts[1].instructions >= counts[0].instructions else {
             throw BenchError.caseCannotRun(
                 "cannot count instructions per event: \(counts[0].instructions) and \(counts[1].instructions) instructions "
-                    + "for \(counts[0].operations) and \(counts[1].operations) operations at \(half.events) and \(benchCase.events) events")
+                    + "for \(counts[0].operations) and \(counts[1].operations) operations at \(trials[0].0.benchCase.events) and \(benchCase.events) events")
         }
         result.addCounting(
             TrialRecord(

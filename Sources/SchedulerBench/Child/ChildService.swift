@@ -75,10 +75,15 @@ package enum ChildService {
                 }
             }
         case .counting(let counting):
+            // One trial per case, in order; a case that follows the same case at another size
+            // (the instruction count's two sizes) is warm already.
             let runner = CaseRunner(options: request.options)
-            return request.cases.map { benchCase in
+            return request.cases.enumerated().map { index, benchCase in
+                observer.benchEvent(.trialStarted(benchCase, trial: TrialRecord.countingTrial, of: request.options.trials))
+                var previous = index > 0 ? request.cases[index - 1] : nil
+                previous?.events = benchCase.events
                 do {
-                    let (result, operations) = try runner.runCountingOnly(counting, benchCase)
+                    let (result, operations) = try runner.runCountingOnly(counting, benchCase, index: index, warm: previous == benchCase)
                     return .init(benchCase: benchCase, result: result, operations: operations)
                 } catch {
                     return .init(benchCase: benchCase, error: BenchError(error))

@@ -19,7 +19,7 @@ package struct Suite: Sendable {
     /// suite (unless a run names them).
     package var quickEntriesOnly = false
 
-    package static let all: [Suite] = [quick, standard, full, scaling]
+    package static let all: [Suite] = [quick, standard, full, scaling, instructions]
 
     package static func named(_ name: String) -> Suite? { all.first { $0.name == name } }
 
@@ -73,6 +73,24 @@ package struct Suite: Sendable {
             Entry(workload: .observeOnThroughput, schedulers: [.none], producers: producerSweep, events: 200_000),
             Entry(workload: .scheduleThroughput, schedulers: [.serial, .concurrent], strategies: [.batched, .perAction], producers: producerSweep, events: 200_000),
         ])
+
+    /// The pull-request gate's instruction step (`--instructions`): the throughput workloads
+    /// on every scheduler and strategy the quick suite runs (the peers included), one
+    /// producer, each sized for callgrind. Counting runs a case at its events and at half,
+    /// so the sizes keep each case's counted instructions near a hundred million or below:
+    /// a subscribe(on:) cycle costs about 31,000 instructions, an observe(on:) hand-off
+    /// through dispatch 7,000, the core's own paths a few hundred. 50 cases; one valgrind
+    /// process counts them all.
+    package static let instructions = Suite(
+        name: "instructions",
+        summary: "every throughput workload on the quick suite's schedulers and strategies, 1 producer, sized for --instructions (the pull-request gate)",
+        entries: [
+            Entry(workload: .scheduleThroughput, events: 20_000),
+            Entry(workload: .observeOnThroughput, events: 10_000),
+            Entry(workload: .trampolineNested, events: 20_000),
+            Entry(workload: .mainInline, events: 20_000),
+            Entry(workload: .subscribeOnCycle, events: 2_000),
+        ], quickEntriesOnly: true)
 
     /// The producer counts of the scaling suite.
     package static let producerSweep = [1, 2, 4, 8, 16]

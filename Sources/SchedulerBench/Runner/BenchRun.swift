@@ -54,9 +54,22 @@ package final class BenchRun {
         let scratch = ScratchSpace.makeDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let children = CaseIsolation(scratch: scratch, valgrind: valgrind, cancellation: cancellation)
-        let runner = CaseRunner(options: options, counting: children, observer: observer, cancellation: cancellation)
+        var runner = CaseRunner(options: options, counting: children, observer: observer, cancellation: cancellation)
 
         var outcome = Outcome(cases: [], interrupted: false)
+        if options.countInstructions {
+            // Every case's instructions in a few children under callgrind, before the timed
+            // trials. The cases of a child that failed are counted alone, each reporting its
+            // own error.
+            do {
+                runner.instructionCounts = try children.countInstructions(cases, options: options, observer: observer)
+            } catch is Interrupted {
+                outcome.interrupted = true
+                return outcome
+            } catch {
+                runner.instructionCounts = [:]
+            }
+        }
         for (index, benchCase) in cases.enumerated() {
             if cancellation.isCancelled {
                 outcome.interrupted = true

@@ -11,6 +11,9 @@ struct CaseRunner {
     /// Runs the counting trials in child processes: allocations when this process cannot
     /// count them exactly, instructions (`options.countInstructions`) always.
     var counting: CaseIsolation?
+    /// Cases whose instructions were counted already (`CaseIsolation.countInstructions` of
+    /// a whole run); the others are counted one by one.
+    var instructionCounts: [BenchCase: Result<CaseResult, BenchError>] = [:]
     /// Hears `trialStarted` before each trial.
     var observer: any BenchObserver = SilentObserver()
     /// Checked before every trial (warmup, timed, counting): once cancelled, `run` throws
@@ -82,7 +85,7 @@ struct CaseRunner {
         if options.countInstructions, let counting {
             try continueUnlessCancelled()
             observer.benchEvent(.trialStarted(benchCase, trial: TrialRecord.countingTrial, of: options.trials))
-            let counted = try counting.countInstructions(benchCase, options: options)
+            let counted = try instructionCounts[benchCase]?.get() ?? counting.countInstructions(benchCase, options: options)
             counted.trials.forEach { result.addCounting($0) }
             samples += counted.violationSamples
             if options.measureOverhead {
@@ -99,14 +102,21 @@ struct CaseRunner {
     }
 
     /// The counting child's work: the warmup, then only the `counting` trial, in this
-    /// process (which must count exactly, or run under callgrind). Returns trial 0 (no
-    /// record when allocations cannot be counted exactly here — left out rather than
-    /// guessed, as under ThreadSanitizer) and, for instructions, the instrumented trial's
-    /// operations.
-    func runCountingOnly(_ counting: CountingTrial, _ benchCase: BenchCase) throws -> (CaseResult, operations: Int?) {
+    /// process (which must count exactly, or run under callgrind; its dump is labelled
+    /// `InstructionCounter.label(trial: index)`). Returns trial 0 (no record when
+    /// allocations cannot be counted exactly here — left out rather than guessed, as under
+    /// ThreadSanitizer) and, for instructions, the instrumented trial's operations.
+    ///
+    /// `warm`: a trial of the same case ran just before, and serves as the warmup. An
+    /// instruction count's first trial gets at least one warmup whatever the options say,
+    /// so that both of its trials find the case's one-time costs paid (the first
+    /// instantiation of its generic types, its allocator classes): the count is then the
+    /// same whichever cases ran before it in the process.
+    func runCountingOnly(_ counting: CountingTrial, _ benchCase: BenchCase, index: Int = 0, warm: Bool = false) throws -> (CaseResult, operations: Int?) {
         let workload = Workloads.named(benchCase.workload)
         try prepareValidationSlowdown(workload, benchCase)
-        var (warmupViolations, samples) = try warmup(workload, benchCase)
+        var (warmupViolations, samples) =
+            warm ? (0, [ViolationSample]()) : try warmup(workload, benchCase, atLeast: counting == .instructions ? 1 : 0)
         let record: TrialRecord?
         var operations: Int?
         switch counting {
@@ -117,8 +127,11 @@ struct CaseRunner {
             samples += descriptions
         case .instructions:
             let report = InvariantReport()
-            let outcome = try InstructionCounter.instrument { try workload.runTrial(benchCase, invariants: report, checking: options.checking) }
-            _ = waitForResources(atMost: Resources.total)
+            let outcome = try InstructionCounter.instrument(
+                label: InstructionCounter.label(trial: index), settle: { _ = waitForResources(atMost: Resources.total) }
+            ) {
+                try workload.runTrial(benchCase, invariants: report, checking: options.checking)
+            }
             record = TrialRecord(benchCase: benchCase, trial: TrialRecord.countingTrial, metrics: [.invariantViolations: Double(report.count)])
             operations = outcome.operations
             samples += report.samples(.counting, trial: TrialRecord.countingTrial)
@@ -147,10 +160,10 @@ struct CaseRunner {
     }
 
     /// The untimed warmup trials: their violations and violation descriptions.
-    private func warmup(_ workload: any Workload, _ benchCase: BenchCase) throws -> (violations: Int, samples: [ViolationSample]) {
+    private func warmup(_ workload: any Workload, _ benchCase: BenchCase, atLeast least: Int = 0) throws -> (violations: Int, samples: [ViolationSample]) {
         var violations = 0
         var samples: [ViolationSample] = []
-        for index in 0..<options.warmup {
+        for index in 0..<max(options.warmup, least) {
             try continueUnlessCancelled()
             let report = InvariantReport()
             _ = try workload.runTrial(benchCase, invariants: report, checking: options.checking)

@@ -86,6 +86,20 @@ final class PlanTests: XCTestCase {
         XCTAssertFalse(cases.contains { $0.workload == .mergeThroughput && $0.scheduler == .main }, "main-queue schedulers are not in the sweep")
     }
 
+    /// The instruction suite covers every throughput workload on each scheduler and
+    /// strategy the quick suite's observe(on:) cases use (the peers included), at one producer.
+    func testInstructionSuiteCoversTheQuickSuitesSchedulersOnEveryThroughputWorkload() {
+        let cases = RunPlan(suite: .instructions).expand().cases
+        let throughput: Set<WorkloadName> = [.scheduleThroughput, .observeOnThroughput, .trampolineNested, .mainInline, .subscribeOnCycle]
+        XCTAssertEqual(Set(cases.map(\.workload)), throughput)
+        XCTAssertEqual(Set(cases.map(\.producers)), [1])
+        let quick = RunPlan(suite: .quick).expand().cases.filter { $0.workload == .observeOnThroughput }
+        XCTAssertEqual(
+            Set(cases.filter { $0.workload == .observeOnThroughput }.map { "\($0.scheduler)/\($0.strategy)" }),
+            Set(quick.map { "\($0.scheduler)/\($0.strategy)" }))
+        XCTAssertEqual(cases.first { $0.workload == .subscribeOnCycle }?.events, 2_000)
+    }
+
     func testDefaultSuiteRunsEveryWorkload() {
         let workloads = Set(RunPlan(suite: .standard).expand().cases.map(\.workload))
         XCTAssertEqual(workloads, Set(WorkloadName.registered))
