@@ -5,8 +5,9 @@ import Foundation
 
 /// Counts the instructions trials execute, all threads together, with callgrind.
 ///
-/// The parent starts one child under `valgrind --tool=callgrind --instr-atstart=no` for a
-/// batch of trials, so valgrind's start-up (seconds) is paid once. Around each trial the
+/// The parent starts a child under `valgrind --tool=callgrind --instr-atstart=no` for a
+/// batch of trials (`CaseIsolation`: one a processor), so valgrind's start-up (seconds) is
+/// paid once a child. Around each trial the
 /// child sets the counts to zero, switches instrumentation on (process-wide), and after the
 /// trial off again, and has callgrind write a dump labelled for that trial
 /// (`schedbench_callgrind_dump`): with callgrind's default `--separate-threads=no` a
@@ -27,10 +28,11 @@ enum InstructionCounter {
     ///
     /// A thread that exits while instrumentation is on adds its exit to the count (its
     /// thread-local destructors, the allocator flushing its cache: tens of thousands of
-    /// instructions under valgrind). In a child that counts many cases, dispatch's idle
-    /// workers from earlier cases time out and exit at moments that depend on the clock,
-    /// and one landing in a trial moved the trampoline's 116 instructions an event to 132
-    /// and 139. So when a thread that was there before the trial is gone after it, the
+    /// instructions under valgrind). In a child that counts many cases, idle threads of
+    /// earlier cases may exit at moments that depend on the clock. An A/A gate counted the
+    /// trampoline at 116 instructions an event on one side and 132 and 139 on the other;
+    /// with this check the next one counted 116 on both (whether an exit caused the first
+    /// was not confirmed). So when a thread that was there before the trial is gone after it, the
     /// attempt is thrown away (nothing is dumped; the next attempt zeroes the counts) and
     /// the trial runs again, up to `attempts` times; the last attempt counts whatever
     /// happened. Threads the trial starts and joins itself are not in the set before it.

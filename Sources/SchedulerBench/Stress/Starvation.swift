@@ -41,8 +41,8 @@ enum Starvation {
 /// Samples the kernel's scheduler statistics of this process's threads
 /// (`/proc/self/task/*/schedstat`: time on a processor, time waiting in a run queue) and
 /// the machine's processor time (`/proc/stat`), and records the time lost between samples
-/// in `Starvation`. A sample reads one small file per thread: tens of microseconds with a
-/// few dozen threads, so it is taken every 100 ms, never on a measured path. Where the
+/// in `Starvation`. A sample reads one small file per thread (not timed), so it is taken
+/// every 100 ms by the watchdog, never on a measured path. Where the
 /// files are missing (not Linux, or a kernel without schedstats) it records nothing.
 struct StarvationMeter {
     private struct ThreadTimes {
