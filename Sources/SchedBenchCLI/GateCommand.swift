@@ -18,7 +18,9 @@ struct GateCommand: ParsableCommand {
             compared as a pair (the per-round ratio), which cancels drift between rounds. Options after -- go to \
             `schedbench run` to choose the cases, e.g. -- --suite quick --workload observeOn.throughput. \
             Writes baseline/, candidate/, comparison.csv and report/index.html (the HTML \
-            report of the candidate against the baseline) under --out.
+            report of the candidate against the baseline) under --out. With --shard K/N it runs \
+            the rounds of its share of the cases and compares nothing (exit 0 once they ran): \
+            `merge` of every shard's directory compares all the cases at once and decides.
 
             Exit codes: 0 no regression; 2 regression; 3 correctness failure in the candidate; \
             1 a build failed to run or its output was unreadable; 64 usage.
@@ -50,6 +52,12 @@ struct GateCommand: ParsableCommand {
 
     @Option(help: "Directory for both sides' results and comparison.csv (default: results/gate-<time>).")
     var out: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Run only shard K of N of the cases (as `run --shard`), and compare nothing: `merge` of all N shards compares and decides.",
+            valueName: "K/N"))
+    var shard: String?
 
     @OptionGroup var comparison: ComparisonOptions
 
@@ -88,6 +96,9 @@ struct GateCommand: ParsableCommand {
         for reserved in ["--out", "--isolate"] where given(reserved) {
             throw ValidationError("\(reserved) is set by gate; remove it from the run options")
         }
+        if given("--shard") {
+            throw ValidationError("--shard: give it to gate, before --, so that the gate knows it is a shard")
+        }
         if given("--report") {
             throw ValidationError("--report: gate writes its own report (report/index.html under --out); remove it from the run options")
         }
@@ -95,8 +106,13 @@ struct GateCommand: ParsableCommand {
             throw ValidationError(
                 "--history: a gate's rounds are not a run to keep; add a run with `schedbench history add`, and remove it from the run options")
         }
-        _ = try runCommand()
+        let cases = try runCommand().planned().cases
+        if let shard = try shardChoice(), shard.count > cases.count {
+            throw ValidationError("--shard \(shard): the run options select \(cases.count) case(s), fewer than \(shard.count) shards")
+        }
     }
+
+    private func shardChoice() throws -> Shard? { try RunCommand.shard(shard) }
 
     /// The `schedbench run` options after `--`, parsed as `run` parses them: their names
     /// checked and their cases planned by the measuring executable this tool drives (the
@@ -111,14 +127,17 @@ struct GateCommand: ParsableCommand {
 
     func run() throws {
         let runOptions = try runCommand()
-        let cases = try runOptions.planned().cases
-        guard !cases.isEmpty else { throw ValidationError("the run options after -- select no cases (see `schedbench run --dry-run`)") }
+        let plan = try runOptions.planned().cases
+        guard !plan.isEmpty else { throw ValidationError("the run options after -- select no cases (see `schedbench run --dry-run`)") }
+        let shard = try shardChoice()
+        let cases = shard?.select(plan) ?? plan
         let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
         let directory = URL(fileURLWithPath: out ?? "results/gate-\(stamp)")
         let runs = InterleavedRuns(
             baseline: baseline, candidate: candidate, cases: cases, options: runOptions.options,
             rounds: rounds, directory: directory, trialsPerRound: trialsPerRound, childTimeout: childTimeout.map(TimeInterval.init))
-        let gate = GateWorkflow(runs: runs, policy: try comparison.policy())
+        let gate = GateWorkflow(
+            runs: runs, policy: try comparison.policy(), shard: shard.map { ShardFile(kind: .gate, shard: $0, plan: plan, rounds: rounds) })
         let progress = ProgressRenderer(live: isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()
         let interrupts = Interrupts.cancelOnInterrupt(
@@ -127,10 +146,17 @@ struct GateCommand: ParsableCommand {
         defer { interrupts.cancel() }
         let outcome = try gate.execute(observer: progress, cancellation: cancellation)
         progress.finish()
-        guard outcome.finished, let found = outcome.comparison, let report = outcome.report else {
+        guard outcome.finished else {
             printError("interrupted: the finished rounds are in \(directory.path)")
             throw ExitStatus.interrupted
         }
+        if let shard {
+            printError(
+                "gate: shard \(shard) (\(cases.count) of \(plan.count) cases) ran \(rounds) rounds in \(directory.path); "
+                    + "`merge` of all \(shard.count) shards compares them and decides")
+            return
+        }
+        guard let found = outcome.comparison, let report = outcome.report else { throw ExitStatus.error }
         var status = ExitStatus(try comparison.present(found, new: runs.resultsDirectory(.candidate).path))
         switch report {
         case .success(let file):

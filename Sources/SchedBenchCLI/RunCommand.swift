@@ -69,6 +69,12 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Also write the HTML report of the run (report/index.html in the results directory).")
     var report = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Run only shard K of N of the planned cases (the cases at positions K, K+N, K+2N, …), to split a run across machines; `merge` puts the shards back together.",
+            valueName: "K/N"))
+    var shard: String?
+
     @Flag(help: "Replace the results already in --out (they stay until this run's first case is written).")
     var overwrite = false
 
@@ -157,6 +163,14 @@ struct RunCommand: ParsableCommand {
             let reasons = skipped.map { "\n  skipped \($0)" }.joined()
             throw ValidationError("no cases to run with these options\(reasons)")
         }
+        if let shard = try shardChoice() {
+            if history != nil {
+                throw ValidationError("--history: a shard is a share of a run; add the merged run (`merge --history`)")
+            }
+            if shard.count > cases.count {
+                throw ValidationError("--shard \(shard): the plan has \(cases.count) case(s), fewer than \(shard.count) shards; split it into at most \(cases.count)")
+            }
+        }
         for benchCase in cases where benchCase.rateHz > 0 && benchCase.events / benchCase.rateHz > Limits.pacedSecondsPerTrial {
             throw ValidationError(
                 "\(benchCase): \(benchCase.events) events at \(benchCase.rateHz) Hz take \(benchCase.events / benchCase.rateHz) s per trial, "
@@ -197,13 +211,30 @@ struct RunCommand: ParsableCommand {
 
     private static let plans = Locked<[PlanRequest: PlanReply]>([:])
 
+    /// `--shard`'s value; nil without the option.
+    func shardChoice() throws -> Shard? { try Self.shard(shard) }
+
+    /// A `--shard` option's value (`run`'s and `gate`'s): nil when not given; a usage error
+    /// saying what is wrong with one that is not K/N.
+    static func shard(_ given: String?) throws -> Shard? {
+        do {
+            return try given.map { try Shard(parsing: $0) }
+        } catch BenchError.usage(let problem) {
+            throw ValidationError(problem)
+        }
+    }
+
     /// The executable that plans and measures (`MeasuringExecutable.resolve()`).
     static func target() throws -> MeasuringExecutable { try MeasuringExecutable.resolve() }
 
     /// `--history`'s database; nil without the option.
-    func historyLocation() throws -> HistoryLocation? {
+    func historyLocation() throws -> HistoryLocation? { try Self.historyLocation(history) }
+
+    /// A `--history` option's database (`run`'s and `merge`'s): nil when not given; a
+    /// usage error saying what is wrong with one that cannot be a history.
+    static func historyLocation(_ given: String?) throws -> HistoryLocation? {
         do {
-            return try history.map { try HistoryLocation($0) }
+            return try given.map { try HistoryLocation($0) }
         } catch BenchError.history(let location, let problem) {
             throw ValidationError("--history \(location): \(problem)")
         }
@@ -223,18 +254,21 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (cases, skipped) = try planned()
+        let (plan, skipped) = try planned()
+        let shard = try shardChoice()
+        let cases = shard?.select(plan) ?? plan
         if dryRun {
             for benchCase in cases { print(benchCase) }
             for skip in skipped { print("skipped \(skip)") }
-            print("\(cases.count) cases, \(skipped.count) combinations skipped")
+            print("\(cases.count) cases\(shard.map { " (shard \($0) of a plan of \(plan.count))" } ?? ""), \(skipped.count) combinations skipped")
             return
         }
 
         let target = try Self.target()
         let workflow = RunWorkflow(
             target: target, cases: cases, options: options, directory: out.map { URL(fileURLWithPath: $0) },
-            provenance: try target.runProvenance(), replaceExisting: overwrite, writeReport: report, history: try historyLocation())
+            provenance: try target.runProvenance(), replaceExisting: overwrite, writeReport: report, history: try historyLocation(),
+            shard: shard.map { ShardFile(kind: .run, shard: $0, plan: plan) })
         let directory = workflow.directory
         let progress = ProgressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()
@@ -260,7 +294,7 @@ struct RunCommand: ParsableCommand {
         } else if !quiet || outcome.writeError != nil {
             printError(
                 "results: \(directory.path)/\(ResultsFiles.resultsName), \(directory.path)/\(ResultsFiles.summaryName) "
-                    + "(\(outcome.writtenCases) of \(cases.count) cases)")
+                    + "(\(outcome.writtenCases) of \(cases.count) cases\(shard.map { " of shard \($0); `merge` joins it with the other shards" } ?? ""))")
         }
         let failures = outcome.correctnessFailures
         if !failures.isEmpty {

@@ -24,7 +24,7 @@ package struct SchedBench: ParsableCommand {
             """,
         version: SchedBench.version,
         subcommands: [
-            RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, StressCommand.self, ExportCommand.self, HistoryCommand.self,
+            RunCommand.self, ListCommand.self, CompareCommand.self, GateCommand.self, MergeCommand.self, StressCommand.self, ExportCommand.self, HistoryCommand.self,
             ReportCommand.self,
             ChildCommand.self,
         ]

@@ -69,7 +69,30 @@ package enum LatencyFiles {
     }
 
     /// Removes an earlier run's distributions (before the first case of a run replacing it).
-    static func removeAll(in directory: URL) {
+    package static func removeAll(in directory: URL) {
         try? FileManager.default.removeItem(at: directory.appendingPathComponent(directoryName))
+    }
+
+    /// Copies `source`'s distributions into `directory` (`merge` of a run's shards), each
+    /// atomically; returns how many.
+    @discardableResult
+    package static func copyAll(from source: URL, to directory: URL) throws -> Int {
+        let folder = source.appendingPathComponent(directoryName)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
+        let target = directory.appendingPathComponent(directoryName)
+        var copied = 0
+        for name in names.sorted() where name.hasSuffix(".hgrm") {
+            let from = folder.appendingPathComponent(name)
+            let to = target.appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: from.path) else {
+                throw BenchError.unreadable(path: from.path, problem: "cannot be read")
+            }
+            do { try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true) } catch {
+                throw BenchError.unwritable(path: to.path, problem: FileProblem.describe(error, at: to))
+            }
+            try AtomicFile.write(data, to: to)
+            copied += 1
+        }
+        return copied
     }
 }

@@ -27,10 +27,13 @@ package struct RunWorkflow: Sendable {
     package var writeReport: Bool
     /// Add the run to this history when it finishes cleanly.
     package var history: HistoryLocation?
+    /// The share of a plan these cases are (`run --shard K/N`), written to `shard.json`
+    /// in `directory` for `merge`; nil for a whole run.
+    package var shard: ShardFile?
 
     package init(
         target: MeasuringExecutable, cases: [BenchCase], options: RunOptions, directory: URL? = nil, provenance: Provenance,
-        replaceExisting: Bool = false, writeReport: Bool = false, history: HistoryLocation? = nil
+        replaceExisting: Bool = false, writeReport: Bool = false, history: HistoryLocation? = nil, shard: ShardFile? = nil
     ) {
         self.target = target
         self.cases = cases
@@ -40,6 +43,7 @@ package struct RunWorkflow: Sendable {
         self.replaceExisting = replaceExisting
         self.writeReport = writeReport
         self.history = history
+        self.shard = shard
     }
 
     /// What happened to one case.
@@ -103,7 +107,8 @@ package struct RunWorkflow: Sendable {
     /// Checks what can be checked before anything is measured, and prepares `directory`:
     /// results already there without `replaceExisting` (`BenchError.resultsExist`), a
     /// directory that cannot be written or that another process is writing to, a history
-    /// that cannot be written. Returns the results files already there and the claim on
+    /// that cannot be written. Then writes the shard's `shard.json`, or removes one an
+    /// earlier shard left there. Returns the results files already there and the claim on
     /// the directory, held until the run ends.
     package func prepare() throws -> (earlierFiles: [String], claim: DirectoryClaim) {
         let existing = [ResultsFiles.resultsName, ResultsFiles.summaryName].map { directory.appendingPathComponent($0).path }
@@ -112,6 +117,11 @@ package struct RunWorkflow: Sendable {
         let claim = try DirectoryClaim(directory)
         if !replaceExisting, let first = existing.first { throw BenchError.resultsExist(path: first) }
         if let history { try History.checkWritable(history) }
+        if let shard {
+            try shard.write(to: directory)
+        } else {
+            ShardFile.remove(in: directory)
+        }
         return (existing, claim)
     }
 
@@ -121,16 +131,30 @@ package struct RunWorkflow: Sendable {
         let (earlierFiles, claim) = try prepare()
         defer { withExtendedLifetime(claim) {} }
         let measured = measure(observer: observer, cancellation: cancellation)
-        var clean =
+        let clean =
             measured.correctnessFailures.isEmpty && measured.errors.isEmpty && measured.writeError == nil && !measured.interrupted
             && measured.writtenCases == cases.count
+        let concluded = Self.conclude(
+            directory: directory, runID: provenance.runID, clean: clean, writeReport: writeReport && measured.writtenCases > 0,
+            history: history)
+        return Outcome(
+            run: measured, earlierFiles: earlierFiles, report: concluded.report, history: concluded.history, isClean: concluded.isClean)
+    }
+
+    /// What follows the measuring of a run whose files are in `directory` (`run`, and
+    /// `merge` of a run's shards): its HTML report when asked for, then, when the run is
+    /// `clean` and its report was written, adding it to `history` as its files say.
+    package static func conclude(
+        directory: URL, runID: String, clean: Bool, writeReport: Bool, history: HistoryLocation?
+    ) -> (report: Result<URL, BenchError>?, history: HistoryStep?, isClean: Bool) {
+        var clean = clean
         var report: Result<URL, BenchError>?
-        if writeReport && measured.writtenCases > 0 {
+        if writeReport {
             do {
                 report = .success(
                     try RunReport.write(
                         run: ReportInput.read(directory.path), to: directory.appendingPathComponent("report"),
-                        options: RunReport.Options(title: "schedbench run \(provenance.runID)")))
+                        options: RunReport.Options(title: "schedbench run \(runID)")))
             } catch {
                 report = .failure(BenchError(error))
                 clean = false
@@ -142,7 +166,8 @@ package struct RunWorkflow: Sendable {
                 do {
                     // What was written is what is stored: the history reads the files back.
                     let (written, writtenProvenance) = try ResultsFiles.read(directory.path)
-                    historyStep = .added(try History(history, create: true).add(written, provenance: writtenProvenance ?? provenance))
+                    guard let writtenProvenance else { throw BenchError.unreadable(path: directory.path, problem: "holds no results") }
+                    historyStep = .added(try History(history, create: true).add(written, provenance: writtenProvenance))
                 } catch {
                     historyStep = .failed(BenchError(error))
                 }
@@ -150,7 +175,7 @@ package struct RunWorkflow: Sendable {
                 historyStep = .notAdded
             }
         }
-        return Outcome(run: measured, earlierFiles: earlierFiles, report: report, history: historyStep, isClean: clean)
+        return (report, historyStep, clean)
     }
 
     /// Measures the cases in children of the measuring executable, writing after each.
