@@ -97,7 +97,7 @@ TIME = Campaign(
 INSTRUCTIONS = Campaign(
     ["--trials-per-round", "1"], ["--metric", "instructions_per_event", "--threshold", "3%"],
     ["--suite", "instructions",
-     "--instructions"],
+     "--instructions", "--no-allocations", "--warmup", "0"],
     os.environ.get("VALIDATION_SLOWED", "trampoline.nested/currentThread/none/p1"), "instructions_per_event", 2)
 # The campaign this run validates (--instructions chooses INSTRUCTIONS).
 CAMPAIGN = TIME

@@ -76,6 +76,9 @@ final class MergeCommandTests: SchedBenchTestCase {
         let rows = try CSVFile.read(merged.appendingPathComponent("results.csv"), requiring: ResultsFiles.resultsHeader)
         let shardRunID = try CSVFile.read(shards[0].appendingPathComponent("results.csv"), requiring: ResultsFiles.resultsHeader)[0]["run_id"]!
         XCTAssertEqual(Set(rows.map { $0["run_id"]! }), ["\(shardRunID)-merged"], "one run")
+        let shardAlone = try schedbench(["history", "add", shards[0].path, "--db", history.path])
+        XCTAssertEqual(shardAlone.status, 1, shardAlone.stderr)
+        XCTAssertTrue(shardAlone.stderr.contains("is shard 1/4 of a run, not a whole run; `merge` its shards"), shardAlone.stderr)
         let listed = try schedbench(["history", "list", "--db", history.path])
         XCTAssertEqual(listed.status, 0, listed.stderr)
         XCTAssertTrue(listed.stdout.contains("\(shardRunID)-merged"), listed.stdout)
