@@ -140,6 +140,7 @@ final class MergeFanInScenario: CataloguedStressScenario {
             } else {
                 iteration.outcome(checker.firstStop == "error" ? "the error ended it" : "completed before the error")
             }
+            checker.finish(label)
             if checker.stopCount > 1 { iteration.violation(.grammar, "\(label): \(checker.stopCount) stop events: \(checker.allStops)") }
         } else {
             iteration.outcome("disposed while sending")
@@ -190,6 +191,7 @@ final class MergeFanInScenario: CataloguedStressScenario {
         if most.load(ordering: .relaxed) > limit {
             iteration.violation(.overLimit, "\(label): \(most.load(ordering: .relaxed)) sources ran at once")
         }
+        checker.finish(label)
         if checker.stopCount > 1 { iteration.violation(.grammar, "\(label): \(checker.stopCount) stop events: \(checker.allStops)") }
         _ = iteration.wait(upTo: 10) { threads.wait(timeout: .now()) == .success }
         subscription.dispose()

@@ -143,6 +143,7 @@ final class ObserveOnDisposeScenario: CataloguedStressScenario {
             if mode != .thread {
                 iteration.outcome(mode == .none ? "none: all delivered" : "\(mode.rawValue): stopped at dispose")
             }
+            checker.finish(label)
             if checker.stopCount > 1 { iteration.violation(.grammar, "\(label): \(checker.stopCount) stop events") }
             Self.quiesce(scheduler, iteration)
         }

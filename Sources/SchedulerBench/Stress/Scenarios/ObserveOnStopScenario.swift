@@ -77,6 +77,7 @@ final class ObserveOnStopScenario: CataloguedStressScenario {
                 iteration.outcome(checker.firstStop == "completed" ? "completed won" : "error won")
                 iteration.outcome(checker.delivered == sent.load() ? "every next before the stop" : "nexts cut off by the stop")
             }
+            checker.finish(label)
             if checker.stopCount > 1 { iteration.violation(.grammar, "\(label): \(checker.stopCount) stop events: \(checker.allStops)") }
             subscription.dispose()
             source.observer = nil

@@ -172,6 +172,7 @@ final class SchedulerContractScenario: CataloguedStressScenario {
                 iteration.violation(.lost, "\(label): completed after \(perProducer) nexts per producer of \(events)")
             }
         }
+        checker.finish(label)
         if checker.stopCount > 1 { iteration.violation(.grammar, "\(label): \(checker.stopCount) stop events") }
         subscription.dispose()
         ObserveOnDisposeScenario.quiesce(scheduler, iteration)

@@ -72,6 +72,10 @@ final class SharedFlag: Sendable {
 /// Checks one observer's deliveries: one call at a time, `next`s per producer in sequence
 /// (`producer << 32 | sequence`), nothing after the stop event, at most one stop event.
 /// Thread-safe; the overlap test is two atomic operations per call.
+///
+/// In `exact` order an element that arrives ahead of an earlier one of its producer leaves
+/// a gap, which is judged only when it can be: the skipped element arriving later is a
+/// `reorder`; one still missing at `finish()` is `lost`.
 final class DeliveryChecker: @unchecked Sendable {
     /// What per-producer order a pipeline promises.
     enum Order {
@@ -87,13 +91,18 @@ final class DeliveryChecker: @unchecked Sendable {
     private let inside = Atomic<Int>(0)
     private let lock = NSLock()
     private var next: [Int]
+    /// Per producer, the elements below `next` that have not arrived (`exact` order only).
+    private var skipped: [Set<Int>]
     private var deliveredCount = 0
     private var stops: [String] = []
+    /// A jump further ahead than this is reported as lost at once rather than remembered.
+    static let largestTrackedGap = 1 << 16
     let iteration: StressIteration
 
     init(producers: Int, iteration: StressIteration, order: Order = .exact) {
         self.order = order
         next = [Int](repeating: 0, count: producers)
+        skipped = [Set<Int>](repeating: [], count: producers)
         self.iteration = iteration
     }
 
@@ -119,12 +128,19 @@ final class DeliveryChecker: @unchecked Sendable {
                 guard producer < next.count, order != .unchecked else { return }
                 if sequence == next[producer] || (order == .increasing && sequence > next[producer]) {
                     next[producer] = sequence + 1
-                } else if sequence < next[producer] {
-                    iteration.violation(
-                        sequence == next[producer] - 1 ? .duplicate : .reorder, "producer \(producer)'s \(sequence) after its \(next[producer] - 1)")
-                } else {
-                    iteration.violation(.lost, "producer \(producer)'s \(sequence) delivered, its \(next[producer]) never was")
+                } else if sequence > next[producer] {
+                    if sequence - next[producer] > Self.largestTrackedGap {
+                        iteration.violation(.lost, "producer \(producer)'s \(sequence) delivered after its \(next[producer] - 1): \(sequence - next[producer]) skipped")
+                    } else {
+                        skipped[producer].formUnion(next[producer]..<sequence)
+                    }
                     next[producer] = sequence + 1
+                } else {
+                    // Below `next`: late if it was skipped; in exact order, otherwise delivered
+                    // before. In increasing order only the one just delivered is known to be.
+                    let late = skipped[producer].remove(sequence) != nil
+                    let repeated = !late && (order == .exact || sequence == next[producer] - 1)
+                    iteration.violation(repeated ? .duplicate : .reorder, "producer \(producer)'s \(sequence) after its \(next[producer] - 1)")
                 }
             case .error, .completed:
                 stops.append(Self.describe(event))
@@ -143,9 +159,23 @@ final class DeliveryChecker: @unchecked Sendable {
         }
     }
 
+    /// Records each producer's elements that were skipped and have still not arrived as
+    /// `lost`. Call once the iteration has stopped waiting for deliveries.
+    func finish(_ label: String) {
+        lock.withLock {
+            for (producer, missing) in skipped.enumerated() where !missing.isEmpty {
+                let first = missing.min()!
+                let others = missing.count > 1 ? " (and \(missing.count - 1) more)" : ""
+                iteration.violation(.lost, "\(label): producer \(producer)'s \(first)\(others) never delivered, though its \(next[producer] - 1) was")
+            }
+            skipped = skipped.map { _ in [] }
+        }
+    }
+
     /// `next` events delivered so far.
     var delivered: Int { lock.withLock { deliveredCount } }
-    var deliveredPerProducer: [Int] { lock.withLock { next } }
+    /// Per producer, the elements in sequence so far, less those skipped and not arrived.
+    var deliveredPerProducer: [Int] { lock.withLock { zip(next, skipped).map { $0 - $1.count } } }
     var stopCount: Int { lock.withLock { stops.count } }
     var firstStop: String? { lock.withLock { stops.first } }
     var allStops: [String] { lock.withLock { stops } }

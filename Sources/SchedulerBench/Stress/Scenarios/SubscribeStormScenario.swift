@@ -69,6 +69,7 @@ final class SubscribeStormScenario: CataloguedStressScenario {
                 }
                 iteration.outcome("\(pipeline.rawValue), disposed \(disposal.rawValue)")
                 iteration.countOperations(1)
+                checker.finish(pipeline.rawValue)
                 if checker.stopCount > 1 { iteration.violation(.grammar, "\(pipeline.rawValue): \(checker.stopCount) stop events") }
             }
         }
