@@ -298,9 +298,13 @@ final class CommandLineTests: SchedBenchTestCase {
         let started = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").count
         XCTAssertEqual(started, min(ProcessInfo.processInfo.activeProcessorCount, 4, 3), "one valgrind process per processor for the run's 3 cases")
         XCTAssertEqual(Set(together.keys), ["trampoline.nested currentThread/none", "schedule.throughput currentThread/none", "schedule.throughput virtual/none"])
-        // Alone, the trampoline counts as it does after other cases; a case that allocates
-        // for every event finds the allocator as the cases before it left it (0.2% apart).
-        for (workload, scheduler, tolerance) in [("trampoline.nested", "currentThread", 0.001), ("schedule.throughput", "virtual", 0.01)] {
+        // Alone, the trampoline counts as it does after other cases. A case that allocates
+        // for every event finds the allocator as the cases before it left it, and the
+        // allocator returns freed memory at a pace set by elapsed time (jemalloc's decay),
+        // so how much of that work falls in the count depends on the machine's load: 0.2%
+        // apart idle, 1.4% beside a CI build. Within the instruction step's 3% threshold is
+        // what the gate needs.
+        for (workload, scheduler, tolerance) in [("trampoline.nested", "currentThread", 0.001), ("schedule.throughput", "virtual", 0.03)] {
             let alone = try count(workload, scheduler)
             let key = "\(workload) \(scheduler)/none"
             let first = try XCTUnwrap(together[key])
