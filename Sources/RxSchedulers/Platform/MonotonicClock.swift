@@ -14,19 +14,4 @@ package enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
     }
-
-    /// Waits until `deadline` (a `now()` value): sleeps while it is more than 200 µs away,
-    /// then yields in a loop, so paced producers hit their slots within a few microseconds.
-    package static func wait(until deadline: UInt64) {
-        while true {
-            let now = now()
-            if now >= deadline { return }
-            let remaining = deadline - now
-            if remaining > 200_000 {
-                usleep(UInt32((remaining - 150_000) / 1_000))
-            } else {
-                sched_yield()
-            }
-        }
-    }
 }

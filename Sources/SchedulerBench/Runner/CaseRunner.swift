@@ -213,15 +213,17 @@ struct CaseRunner {
         let sampler = ThreadSampler()
         sampler.start()
         let samplerBefore = sampler.cpuNanos
+        let waitedBefore = PacedWait.cpuNanos
         let usageBefore = ResourceUsage.current()
         if FaultInjection.current == .hangTrial {
             while true { sleep(3600) }
         }
         let outcome = try workload.runTrial(benchCase, invariants: report, checking: true)
         let usage = ResourceUsage.current() - usageBefore
-        // The trial's CPU time without the sampler's own: its first `/proc` read and the
-        // rest of its start-up were about 8% of a 2 ms one-thread trial's CPU time.
-        let samplerNanos = sampler.cpuNanos &- samplerBefore
+        // The trial's CPU time without the sampler's own (its first `/proc` read and the
+        // rest of its start-up were about 8% of a 2 ms one-thread trial's CPU time) and
+        // without the paced threads' waiting (`PacedWait`).
+        let harnessNanos = (sampler.cpuNanos &- samplerBefore) &+ (PacedWait.cpuNanos &- waitedBefore)
         let threadsPeak = sampler.stop()
         let leaked = waitForResources(atMost: resourcesBefore)
         let status = ProcessStatus.current()
@@ -231,8 +233,8 @@ struct CaseRunner {
         metrics.merge(outcome.metrics) { $1 }
         metrics[.cpuUser] = usage.userSeconds
         metrics[.cpuSys] = usage.systemSeconds
-        if outcome.operations > 0, usage.cpuNanos > samplerNanos {
-            metrics[.cpuNsPerEvent] = Double(usage.cpuNanos - samplerNanos) / Double(outcome.operations)
+        if outcome.operations > 0, usage.cpuNanos > harnessNanos {
+            metrics[.cpuNsPerEvent] = Double(usage.cpuNanos - harnessNanos) / Double(outcome.operations)
         }
         metrics[.ctxVoluntary] = Double(usage.voluntarySwitches)
         metrics[.ctxInvoluntary] = Double(usage.involuntarySwitches)

@@ -51,7 +51,7 @@ struct MainFlood: Workload {
             var index: UInt64 = 0
             while !floodDone.load(ordering: .acquiring) {
                 let due = start + index * Self.probeInterval
-                MonotonicClock.wait(until: due)
+                PacedWait.wait(until: due)
                 DispatchQueue.main.async { probes.record(intended: due) }
                 index += 1
             }

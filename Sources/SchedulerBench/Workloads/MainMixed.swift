@@ -49,7 +49,7 @@ struct MainMixed: Workload {
                 if shared.pendingCount < Self.floodBacklog {
                     _ = shared.schedule(()) { _ in Disposables.create() }
                 } else {
-                    MonotonicClock.wait(until: MonotonicClock.now() + 20_000)
+                    PacedWait.wait(until: MonotonicClock.now() + 20_000)
                 }
             }
         }
@@ -57,13 +57,13 @@ struct MainMixed: Workload {
             let start = MonotonicClock.now()
             for index in 0..<events {
                 let due = start + UInt64(Double(index) * interval)
-                MonotonicClock.wait(until: due)
+                PacedWait.wait(until: due)
                 DispatchQueue.main.async { calls.call(scheduler, index: index, intended: due) }
             }
         }
         _ = flood.start()
         // Let the flood fill the shared instance before the first call.
-        if benchCase.producers > 1 { MonotonicClock.wait(until: MonotonicClock.now() + 5_000_000) }
+        if benchCase.producers > 1 { PacedWait.wait(until: MonotonicClock.now() + 5_000_000) }
         let start = caller.start()
         let timeout = trialTimeout(events: events)
         let completed = calls.done.wait(
@@ -75,7 +75,7 @@ struct MainMixed: Workload {
         // the main queue, where they are written.
         let drainDeadline = MonotonicClock.now() + UInt64(timeout * 1e9)
         while shared.pendingCount > 0 && MonotonicClock.now() < drainDeadline {
-            MonotonicClock.wait(until: MonotonicClock.now() + 1_000_000)
+            PacedWait.wait(until: MonotonicClock.now() + 1_000_000)
         }
         let result = DispatchQueue.main.sync { calls.snapshot() }
         calls.checker?.finish()

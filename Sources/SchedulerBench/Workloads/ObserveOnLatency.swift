@@ -53,7 +53,7 @@ struct ObserveOnLatency: Workload {
             if sequence == 0 { paceStart.store(MonotonicClock.now(), ordering: .relaxed) }
             guard sequence < events else { return Item(producer: 0, sequence: sequence, payloadBytes: payload) }
             let due = paceStart.load(ordering: .relaxed) + UInt64(sequence) * interval
-            MonotonicClock.wait(until: due)
+            PacedWait.wait(until: due)
             return Item(producer: 0, sequence: sequence, stamp: due, payloadBytes: payload)
         }
         func pace(_ send: @escaping (Item) -> Void) throws -> ProducerThreads {

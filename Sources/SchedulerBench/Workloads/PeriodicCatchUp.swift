@@ -60,7 +60,7 @@ struct PeriodicCatchUp: Workload {
                 }
             })
         // Half a period of grace after the last tick is due.
-        MonotonicClock.wait(until: start + UInt64(ticks) * period + period / 2)
+        PacedWait.wait(until: start + UInt64(ticks) * period + period / 2)
         subscription.dispose()
         let end = MonotonicClock.now()
         // A tick already running finishes before the tallies are read.

@@ -102,7 +102,7 @@ struct PipelineSearch: Workload {
             let start = MonotonicClock.now()
             for index in 0..<keystrokes {
                 let due = start + UInt64(index) * interval
-                MonotonicClock.wait(until: due)
+                PacedWait.wait(until: due)
                 let query = Query(text: Self.text(forKeystroke: index), index: index, stamp: due)
                 DispatchQueue.main.async { queries.onNext(query) }
             }
