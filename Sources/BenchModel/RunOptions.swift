@@ -11,6 +11,9 @@ package struct RunOptions: Codable, Sendable, Equatable {
     package var countAllocations = true
     /// Count instructions per event under callgrind (in child processes; needs valgrind).
     package var countInstructions = false
+    /// The most instruction-counting children a run keeps at once; nil: one per processor,
+    /// at most 4. A gate that runs both builds at once gives each half the processors.
+    package var countingChildren: Int? = nil
     /// Whether the invariant checkers run. Off only in the instruction child that measures the
     /// checkers' own cost (`measureOverhead` with `countInstructions`).
     package var checking = true

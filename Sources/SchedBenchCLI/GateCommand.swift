@@ -133,11 +133,18 @@ struct GateCommand: ParsableCommand {
         let cases = shard?.select(plan) ?? plan
         let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
         let directory = URL(fileURLWithPath: out ?? "results/gate-\(stamp)")
-        let runs = InterleavedRuns(
+        var runs = InterleavedRuns(
             baseline: baseline, candidate: candidate, cases: cases, options: runOptions.options,
             rounds: rounds, directory: directory, trialsPerRound: trialsPerRound, childTimeout: childTimeout.map(TimeInterval.init))
+        let policy = try comparison.policy()
+        if InterleavedRuns.sidesCanRunTogether(runs.options, comparing: policy.metrics) {
+            runs.sidesTogether = true
+            printError(
+                "gate: only instruction counts are compared, so each round runs both builds at once, "
+                    + "each counting in \(runs.countingChildrenEachSide) valgrind process(es); their timed trials are not compared")
+        }
         let gate = GateWorkflow(
-            runs: runs, policy: try comparison.policy(), shard: shard.map { ShardFile(kind: .gate, shard: $0, plan: plan, rounds: rounds) })
+            runs: runs, policy: policy, shard: shard.map { ShardFile(kind: .gate, shard: $0, plan: plan, rounds: rounds) })
         let progress = ProgressRenderer(live: isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()
         let interrupts = Interrupts.cancelOnInterrupt(

@@ -195,4 +195,40 @@ final class WorkflowTests: XCTestCase {
             XCTAssertEqual(try ResultsFiles.read(runs.resultsDirectory(side).path).cases.count, 2)
         }
     }
+
+    /// A gate whose rounds run both sides at once: each round starts both sides before the
+    /// next round starts either, and the rounds pair as they do one side after the other.
+    func testAGateWithBothSidesOfARoundAtOnce() throws {
+        let executable = target.path
+        let directory = scratch.appendingPathComponent("gate-together")
+        var runs = InterleavedRuns(baseline: executable, candidate: executable, cases: cases, options: options, rounds: 2, directory: directory)
+        runs.sidesTogether = true
+        let events = EventLog()
+        let outcome = try GateWorkflow(runs: runs, policy: ComparisonPolicy(thresholds: Thresholds(defaultThreshold: 0.05)))
+            .execute(observer: events)
+
+        XCTAssertTrue(outcome.finished)
+        let started = events.rounds
+        XCTAssertEqual(started.count, 4)
+        XCTAssertEqual(Set(started.prefix(2).map(\.side)), Set(GateSide.allCases))
+        XCTAssertEqual(started.map(\.round), [1, 1, 2, 2])
+        let comparison = try XCTUnwrap(outcome.comparison?.comparison)
+        XCTAssertEqual(Set(comparison.rows.map(\.benchCase)), Set(cases))
+        XCTAssertTrue(comparison.rows.allSatisfy { $0.estimator == .paired || $0.estimator == .single }, "\(comparison.rows.map(\.estimator))")
+        for side in GateSide.allCases {
+            let results = try ResultsFiles.read(runs.resultsDirectory(side).path)
+            XCTAssertEqual(results.cases.count, 2)
+        }
+    }
+}
+
+/// The rounds a gate started, in order; safe from the threads of both sides.
+private final class EventLog: BenchObserver {
+    private let started = Locked<[(round: Int, side: GateSide)]>([])
+
+    var rounds: [(round: Int, side: GateSide)] { started.withLock { $0 } }
+
+    func benchEvent(_ event: BenchEvent) {
+        if case .roundStarted(let round, _, let side) = event { started.withLock { $0.append((round, side)) } }
+    }
 }

@@ -40,6 +40,24 @@ package struct InterleavedRuns: Sendable {
     /// round (at least a minute), so a hung build is caught without waiting the full
     /// default on every round.
     package var childTimeout: TimeInterval?
+    /// Runs a round's two sides at the same time, each counting instructions in half the
+    /// processors' worth of children (`RunOptions.countingChildren`), instead of one after
+    /// the other with all of them. For a gate that compares only instruction counts: a
+    /// count does not depend on what else the machine runs, and each side counts its cases
+    /// in one order, whereas a cut into one child per processor left one child with most of
+    /// the costly cases and the other processor idle. The timed trials of such a round run
+    /// beside the other side's and are not fit to compare.
+    package var sidesTogether = false
+    /// Processors the counting children of both sides share when `sidesTogether`.
+    package var processors = ProcessInfo.processInfo.activeProcessorCount
+    /// Each side's counting children when `sidesTogether`: half the processors, at most 4.
+    package var countingChildrenEachSide: Int { max(1, min(processors, 8) / 2) }
+
+    /// Whether a gate of runs with `options`, comparing `metrics`, can run a round's sides
+    /// together: it counts instructions and compares nothing else.
+    package static func sidesCanRunTogether(_ options: RunOptions, comparing metrics: [Metric]) -> Bool {
+        options.countInstructions && metrics == [.instructionsPerEvent]
+    }
 
     package init(
         baseline: String, candidate: String, cases: [BenchCase], options: RunOptions, rounds: Int, directory: URL,
@@ -76,45 +94,68 @@ package struct InterleavedRuns: Sendable {
         for round in 1...rounds {
             if cancellation.isCancelled { return false }
             let order: [Side] = round % 2 == 1 ? [.baseline, .candidate] : [.candidate, .baseline]
-            for side in order {
-                observer.benchEvent(.roundStarted(round: round, of: rounds, side: side))
-                var roundOptions = options
-                roundOptions.trials = trialsPerRound
-                roundOptions.isolate = false
-                let child = ChildProcess(binary: executables[side]!)
-                let started = Date()
-                let timeout = Self.timeout(
-                    explicit: childTimeout, default: options.childTimeout,
-                    firstRoundSeconds: round == 1 ? [] : firstRoundSeconds)
-                let reply = try child.run(
-                    ChildRequest(job: .cases, cases: cases, options: roundOptions),
-                    observer: FilteringObserver(observer) {
-                        // Progress passes; the gate reports results itself.
-                        switch $0 {
-                        case .caseStarted, .trialStarted, .caseFailed: return true
-                        case .caseFinished, .roundStarted, .scenarioStarted, .stressIteration, .scenarioFinished: return false
-                        }
-                    },
-                    timeout: timeout)
-                if round == 1 { firstRoundSeconds.append(Date().timeIntervalSince(started)) }
-                var results: [CaseResult] = []
-                for outcome in reply.outcomes {
-                    if let error = outcome.error {
-                        throw BenchError.childFailed(executable: child.name, problem: "round \(round): \(outcome.benchCase): \(error)")
+            let timeout = Self.timeout(
+                explicit: childTimeout, default: options.childTimeout, firstRoundSeconds: round == 1 ? [] : firstRoundSeconds)
+            let roundOptions = roundOptions
+            let together = sidesTogether ? [order] : order.map { [$0] }
+            for sides in together {
+                let replies = Locked([Side: Result<(ChildReply, String, TimeInterval), Error>]())
+                DispatchQueue.concurrentPerform(iterations: sides.count) { index in
+                    let side = sides[index]
+                    observer.benchEvent(.roundStarted(round: round, of: rounds, side: side))
+                    let child = ChildProcess(binary: executables[side]!)
+                    let started = Date()
+                    let reply = Result {
+                        try child.run(
+                            ChildRequest(job: .cases, cases: cases, options: roundOptions),
+                            observer: FilteringObserver(observer) {
+                                // Progress passes; the gate reports results itself.
+                                switch $0 {
+                                case .caseStarted, .trialStarted, .caseFailed: return true
+                                case .caseFinished, .roundStarted, .scenarioStarted, .stressIteration, .scenarioFinished: return false
+                                }
+                            },
+                            timeout: timeout)
                     }
-                    if let result = outcome.result { results.append(result) }
+                    replies.withLock { $0[side] = reply.map { ($0, child.name, Date().timeIntervalSince(started)) } }
                 }
-                merged[side] = Self.merge(merged[side] ?? [], results, round: round)
-                let url = resultsDirectory(side)
-                do {
-                    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-                } catch {
-                    throw BenchError.unwritable(path: url.path, problem: FileProblem.describe(error, at: url))
+                for side in sides {
+                    let (reply, name, seconds) = try replies.withLock { $0[side]! }.get()
+                    if round == 1 { firstRoundSeconds.append(seconds) }
+                    try record(reply, from: name, side: side, round: round, into: &merged)
                 }
-                try ResultsFiles.write(merged[side]!, provenance: reply.provenance, to: url)
             }
         }
         return true
+    }
+
+    /// The options of each side's child in a round.
+    var roundOptions: RunOptions {
+        var options = options
+        options.trials = trialsPerRound
+        options.isolate = false
+        if sidesTogether { options.countingChildren = countingChildrenEachSide }
+        return options
+    }
+
+    /// Adds a side's round to `merged` and rewrites that side's results under `directory`;
+    /// a case its child could not run fails the gate.
+    private func record(_ reply: ChildReply, from name: String, side: Side, round: Int, into merged: inout [Side: [CaseResult]]) throws {
+        var results: [CaseResult] = []
+        for outcome in reply.outcomes {
+            if let error = outcome.error {
+                throw BenchError.childFailed(executable: name, problem: "round \(round): \(outcome.benchCase): \(error)")
+            }
+            if let result = outcome.result { results.append(result) }
+        }
+        merged[side] = Self.merge(merged[side] ?? [], results, round: round)
+        let url = resultsDirectory(side)
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw BenchError.unwritable(path: url.path, problem: FileProblem.describe(error, at: url))
+        }
+        try ResultsFiles.write(merged[side]!, provenance: reply.provenance, to: url)
     }
 
     /// Adds one round's cases: its timed trials, summarized (`summarize`), and its counting

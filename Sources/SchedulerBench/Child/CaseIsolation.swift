@@ -40,25 +40,26 @@ struct CaseIsolation: Sendable {
     /// The share of a case's events its smaller counting trial runs.
     static let smallerTrialDivisor = 10
 
-    /// The most children that count at once: valgrind runs a process's threads one at a
-    /// time, so each child keeps one processor busy.
+    /// The most children that count at once unless the options say
+    /// (`RunOptions.countingChildren`): valgrind runs a process's threads one at a time, so
+    /// each child keeps one processor busy.
     static var countingChildren: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)) }
 
-    /// `countInstructions(_:options:)` for every case of `cases`, in as few children under
-    /// callgrind as there are processors (at most 4), which pay valgrind's start-up (about 5
-    /// s here) once each: the cases are cut into that many runs of consecutive cases, the
-    /// same cut for the same cases on the same machine, so a gate's two sides count each
-    /// case after the same others. In a child, each case's two sizes run back to back (the
-    /// second without a warmup of its own), each trial writing a dump of its own. A case
-    /// the child could not count has its error. The cases of a child that failed (it died,
-    /// or fell silent for `options.childTimeout`) are left out of the answer, to be counted
-    /// alone. Throws `Interrupted` once `cancellation` is cancelled. `observer` hears each
+    /// `countInstructions(_:options:)` for every case of `cases`, in as many children under
+    /// callgrind as `countingChildren` (or the options) allow, which pay valgrind's
+    /// start-up (about 5 s here) once each: the cases are cut into that many runs of
+    /// consecutive cases, the same cut for the same cases on the same machine, so a gate's
+    /// two sides count each case after the same others. In a child, each case's two sizes
+    /// run back to back (the second without a warmup of its own), each trial writing a
+    /// dump of its own. A case the child could not count has its error. The cases of a
+    /// child that failed (it died, or fell silent for `options.childTimeout`) are left out
+    /// of the answer, to be counted alone. Throws `Interrupted` once `cancellation` is cancelled. `observer` hears each
     /// trial start (`trialStarted`, the counting trial of the case at the size it runs).
     func countInstructions(
         _ cases: [BenchCase], options: RunOptions, observer: any BenchObserver = SilentObserver()
     ) throws -> [BenchCase: Result<CaseResult, BenchError>] {
         guard !cases.isEmpty else { return [:] }
-        let children = min(Self.countingChildren, cases.count)
+        let children = min(max(1, options.countingChildren ?? Self.countingChildren), cases.count)
         let chunks = (0..<children).map { index in
             Array(cases[(cases.count * index / children)..<(cases.count * (index + 1) / children)])
         }

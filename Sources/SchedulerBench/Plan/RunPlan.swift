@@ -107,7 +107,7 @@ package struct RunPlan: Sendable {
                             for rate in rateAxis {
                                 let benchCase = BenchCase(
                                     suite: suite.name, workload: workload.name, scheduler: scheduler, strategy: strategy,
-                                    producers: producerCount, events: events ?? entry.events ?? workload.defaultEvents,
+                                    producers: producerCount, events: events ?? entry.events(on: scheduler, with: strategy) ?? workload.defaultEvents,
                                     payloadBytes: payload, rateHz: rate
                                 )
                                 if let reason = workload.skipReason(benchCase) {

@@ -8,8 +8,18 @@ package struct Suite: Sendable {
         package var strategies: [StrategyName]? = nil
         package var producers: [Int] = [1]
         package var events: Int? = nil
+        /// Events of the cases on these schedulers, instead of `events`: the ones that cost
+        /// far more an event than the rest.
+        package var eventsOn: [SchedulerName: Int] = [:]
+        /// Events of the cases with these strategies, instead of `events` (and of `eventsOn`).
+        package var eventsWith: [StrategyName: Int] = [:]
         package var payloads: [Int] = [0]
         package var rates: [Int]? = nil
+
+        /// The events of this entry's case on `scheduler` with `strategy`, unless the run says.
+        func events(on scheduler: SchedulerName, with strategy: StrategyName) -> Int? {
+            eventsWith[strategy] ?? eventsOn[scheduler] ?? events
+        }
     }
 
     package var name: String
@@ -76,17 +86,20 @@ package struct Suite: Sendable {
 
     /// The pull-request gate's instruction step (`--instructions`): the throughput workloads
     /// on every scheduler and strategy the quick suite runs (the peers included), one
-    /// producer, each sized for callgrind. Counting runs a case at its events and at half,
-    /// so the sizes keep each case's counted instructions near a hundred million or below:
-    /// a subscribe(on:) cycle costs about 31,000 instructions, an observe(on:) hand-off
-    /// through dispatch 7,000, the core's own paths a few hundred. 50 cases; one valgrind
-    /// process counts them all.
+    /// producer, each sized for callgrind. Counting runs a case at a tenth of its events and
+    /// at all of them, so the sizes keep each case's counted instructions near a hundred
+    /// million or below: a subscribe(on:) cycle costs about 31,000 instructions, an
+    /// observe(on:) hand-off through dispatch 7,000 (RxSwift's generic one and
+    /// `asyncChannel` 15,000–24,000), a virtual-time action 32,000, the core's own paths a
+    /// few hundred. 50 cases, counted in one valgrind process per processor (at most 4).
     package static let instructions = Suite(
         name: "instructions",
         summary: "every throughput workload on the quick suite's schedulers and strategies, 1 producer, sized for --instructions (the pull-request gate)",
         entries: [
-            Entry(workload: .scheduleThroughput, events: 20_000),
-            Entry(workload: .observeOnThroughput, events: 10_000),
+            Entry(workload: .scheduleThroughput, events: 20_000, eventsOn: [.virtual: 3_000, .operationQueue: 4_000]),
+            Entry(
+                workload: .observeOnThroughput, events: 10_000,
+                eventsWith: [.referenceGeneric: 5_000, .asyncChannel: 4_000, .asyncStream: 5_000]),
             Entry(workload: .trampolineNested, events: 20_000),
             Entry(workload: .mainInline, events: 20_000),
             Entry(workload: .subscribeOnCycle, events: 2_000),

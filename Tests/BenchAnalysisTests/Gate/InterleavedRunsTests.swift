@@ -57,6 +57,29 @@ final class InterleavedRunsTests: XCTestCase {
             "a metric only some trials have is summarized over those")
     }
 
+    /// Only a gate that counts instructions and compares nothing else runs a round's two
+    /// sides at once, each with half the processors' counting children (at least one, at
+    /// most four).
+    func testOnlyAnInstructionsGateRunsBothSidesAtOnceOnHalfTheProcessorsEach() {
+        var counting = RunOptions()
+        counting.countInstructions = true
+        XCTAssertTrue(InterleavedRuns.sidesCanRunTogether(counting, comparing: [.instructionsPerEvent]))
+        XCTAssertFalse(InterleavedRuns.sidesCanRunTogether(counting, comparing: [.instructionsPerEvent, .nsPerEvent]))
+        XCTAssertFalse(InterleavedRuns.sidesCanRunTogether(counting, comparing: Metric.comparedByDefault))
+        XCTAssertFalse(InterleavedRuns.sidesCanRunTogether(RunOptions(), comparing: [.instructionsPerEvent]))
+
+        var runs = InterleavedRuns(
+            baseline: "a", candidate: "b", cases: [benchCase], options: counting, rounds: 2, directory: URL(fileURLWithPath: "/tmp"),
+            trialsPerRound: 3)
+        XCTAssertNil(runs.roundOptions.countingChildren, "one after the other: each side has every processor")
+        XCTAssertEqual(runs.roundOptions.trials, 3)
+        runs.sidesTogether = true
+        for (processors, each) in [(1, 1), (2, 1), (3, 1), (4, 2), (16, 4)] {
+            runs.processors = processors
+            XCTAssertEqual(runs.roundOptions.countingChildren, each, "\(processors) processors")
+        }
+    }
+
     func testAGateRoundsTimeoutFollowsTheFirstRound() {
         XCTAssertEqual(InterleavedRuns.timeout(explicit: nil, default: 1_200, firstRoundSeconds: []), 1_200, "the first round gets the default")
         XCTAssertEqual(InterleavedRuns.timeout(explicit: nil, default: 1_200, firstRoundSeconds: [2, 30]), 300, "then ten times the slowest")

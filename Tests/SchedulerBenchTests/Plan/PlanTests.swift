@@ -98,6 +98,24 @@ final class PlanTests: XCTestCase {
             Set(cases.filter { $0.workload == .observeOnThroughput }.map { "\($0.scheduler)/\($0.strategy)" }),
             Set(quick.map { "\($0.scheduler)/\($0.strategy)" }))
         XCTAssertEqual(cases.first { $0.workload == .subscribeOnCycle }?.events, 2_000)
+        func events(_ workload: WorkloadName, _ scheduler: SchedulerName, _ strategy: StrategyName) -> Int? {
+            cases.first { $0.workload == workload && $0.scheduler == scheduler && $0.strategy == strategy }?.events
+        }
+        XCTAssertEqual(events(.scheduleThroughput, .serial, .perAction), 20_000)
+        XCTAssertEqual(events(.scheduleThroughput, .virtual, .none), 3_000, "a scheduler's own size")
+        XCTAssertEqual(events(.observeOnThroughput, .serial, .drain), 10_000)
+        XCTAssertEqual(events(.observeOnThroughput, .serial, .referenceGeneric), 5_000, "a strategy's own size")
+    }
+
+    /// A run's `--events` sizes every case, whatever sizes its suite gives a scheduler or a
+    /// strategy; a strategy's size wins over its scheduler's.
+    func testARunsEventsReplaceTheSuitesSizesForOneSchedulerOrStrategy() {
+        let sized = RunPlan(suite: .instructions, workloads: [.scheduleThroughput], schedulers: [.virtual], events: 77).expand().cases
+        XCTAssertEqual(sized.map(\.events), [77])
+        let entry = Suite.Entry(workload: .observeOnThroughput, events: 10, eventsOn: [.serial: 20], eventsWith: [.drain: 30])
+        XCTAssertEqual(entry.events(on: .serial, with: .drain), 30)
+        XCTAssertEqual(entry.events(on: .serial, with: .reference), 20)
+        XCTAssertEqual(entry.events(on: .concurrent, with: .reference), 10)
     }
 
     func testDefaultSuiteRunsEveryWorkload() {
