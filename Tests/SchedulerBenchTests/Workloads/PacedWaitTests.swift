@@ -35,8 +35,11 @@ final class PacedWaitTests: XCTestCase {
     }
 
     /// A workload that waits 150 µs in the yielding window and works 10 µs an event: counted,
-    /// its waits made its CPU time about as long as its wall time on an idle machine; left
-    /// out, what remains is the work, the loop and the trial's set-up.
+    /// its waits made its CPU time about as long as its wall time on an idle machine (about
+    /// 160 µs an event); left out, what remains is the work, the loop and the trial's set-up
+    /// (13–18 µs in a debug build beside a CI build, where a wait yielded for 19–92 µs of CPU
+    /// time, not 150). The bound leaves room for a slower build and a loaded machine and
+    /// still fails when the waiting is counted (161 µs against 115 µs idle).
     func testATrialsCPUTimeLeavesOutItsPacedWaits() throws {
         var registry = Registry.builtIns
         registry.add(WaitAndWork())
@@ -58,7 +61,7 @@ final class PacedWaitTests: XCTestCase {
             let cpu = try XCTUnwrap(trial.metrics[.cpuNsPerEvent], "trial \(trial.trial)")
             XCTAssertGreaterThanOrEqual(cpu, Double(WaitAndWork.workNanos) * 0.9, "trial \(trial.trial): the work is counted")
             XCTAssertLessThan(
-                cpu, Double(WaitAndWork.workNanos) + max(waitedPerEvent / 4, 10_000),
+                cpu, Double(WaitAndWork.workNanos) + waitedPerEvent / 2 + 30_000,
                 "trial \(trial.trial): \(cpu) ns of CPU an event left, of \(waitedPerEvent) ns spent waiting an event")
         }
     }
