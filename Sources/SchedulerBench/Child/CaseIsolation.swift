@@ -53,8 +53,9 @@ struct CaseIsolation: Sendable {
     /// run back to back (the second without a warmup of its own), each trial writing a
     /// dump of its own. A case the child could not count has its error. The cases of a
     /// child that failed (it died, or fell silent for `options.childTimeout`) are left out
-    /// of the answer, to be counted alone. Throws `Interrupted` once `cancellation` is cancelled. `observer` hears each
-    /// trial start (`trialStarted`, the counting trial of the case at the size it runs).
+    /// of the answer, to be counted alone. Throws `Interrupted` once `cancellation` is
+    /// cancelled. `observer` hears each trial start (`trialStarted`, the counting trial of
+    /// the case at the size it runs).
     func countInstructions(
         _ cases: [BenchCase], options: RunOptions, observer: any BenchObserver = SilentObserver()
     ) throws -> [BenchCase: Result<CaseResult, BenchError>] {
