@@ -93,7 +93,7 @@ struct GateCommand: ParsableCommand {
         if given("--trials") {
             throw ValidationError("--trials is set by gate (each round runs --trials-per-round); remove it from the run options")
         }
-        for reserved in ["--out", "--isolate"] where given(reserved) {
+        for reserved in ["--out", "--isolate", "--processes"] where given(reserved) {
             throw ValidationError("\(reserved) is set by gate; remove it from the run options")
         }
         if given("--shard") {

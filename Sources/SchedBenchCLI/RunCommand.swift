@@ -53,6 +53,13 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Untimed warmup trials per case (at most 100).")
     var warmup = 1
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Run every case in this many processes, one after another, each with its warmup and --trials trials, keeping one value per process (their geometric mean): the run's intervals then hold the spread between processes, by which two runs of one build differ. Costs that many times the run (at most 100).",
+            valueName: "n"))
+    var processes = 1
+
     @Option(parsing: .unconditional, help: "Seconds a child process (the measuring executable, one per case with --isolate) may go without reporting progress before it is killed and its case fails: what bounds a trial that hangs, a registered workload's included.")
     var childTimeout = Int(RunOptions().childTimeout)
 
@@ -151,6 +158,7 @@ struct RunCommand: ParsableCommand {
         }
         try Self.check(trials, option: "trials", within: Limits.trials)
         try Self.check(warmup, option: "warmup", within: Limits.warmup)
+        try Self.check(processes, option: "processes", within: 1...100)
         try Self.check(childTimeout, option: "child-timeout", within: Limits.childTimeoutSeconds)
         if let events { try Self.check(events, option: "events", within: Limits.events) }
         if let out, out.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -265,10 +273,11 @@ struct RunCommand: ParsableCommand {
         }
 
         let target = try Self.target()
-        let workflow = RunWorkflow(
+        var workflow = RunWorkflow(
             target: target, cases: cases, options: options, directory: out.map { URL(fileURLWithPath: $0) },
             provenance: try target.runProvenance(), replaceExisting: overwrite, writeReport: report, history: try historyLocation(),
             shard: shard.map { ShardFile(kind: .run, shard: $0, plan: plan) })
+        workflow.processes = processes
         let directory = workflow.directory
         let progress = ProgressRenderer(live: !quiet && isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()

@@ -161,8 +161,8 @@ package struct InterleavedRuns: Sendable {
     /// Adds one round's cases: its timed trials, summarized (`summarize`), and its counting
     /// trial (trial 0) become one trial, numbered `round` (their metrics are disjoint;
     /// invariant violations add up). Its violations' descriptions keep their trial and
-    /// take the round.
-    static func merge(_ merged: [CaseResult], _ round: [CaseResult], round number: Int) -> [CaseResult] {
+    /// take the round; its latencies join the case's (`run --processes` writes them).
+    package static func merge(_ merged: [CaseResult], _ round: [CaseResult], round number: Int) -> [CaseResult] {
         var merged = merged
         for result in round {
             var combined = TrialRecord(benchCase: result.benchCase, trial: number, metrics: [:])
@@ -180,8 +180,13 @@ package struct InterleavedRuns: Sendable {
             if let index = merged.firstIndex(where: { $0.benchCase == result.benchCase }) {
                 merged[index].trials += records
                 merged[index].violationSamples += samples
+                if let latency = result.latency {
+                    if merged[index].latency == nil { merged[index].latency = latency } else { merged[index].latency!.add(latency) }
+                }
             } else {
-                merged.append(CaseResult(benchCase: result.benchCase, trials: records, violationSamples: samples))
+                var first = CaseResult(benchCase: result.benchCase, trials: records, violationSamples: samples)
+                first.latency = result.latency
+                merged.append(first)
             }
         }
         return merged

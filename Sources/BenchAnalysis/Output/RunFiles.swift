@@ -25,4 +25,13 @@ package struct RunFiles: Sendable {
         if results.count == 1 { LatencyFiles.removeAll(in: directory) }
         if let latest { try LatencyFiles.write(latest, in: directory) }
     }
+
+    /// Writes a run in several processes after `finished` of its `processes` ran every
+    /// case: `results`, one trial per process, and each case's latencies over them all.
+    package func write(_ results: [CaseResult], processes: Int, finished: Int) throws {
+        try ResultsFiles.write(results, provenance: provenance, to: directory)
+        try RunStatus(planned: planned, finished: results.count, processes: processes, processesFinished: finished).write(to: directory)
+        if finished == 1 { LatencyFiles.removeAll(in: directory) }
+        for result in results { try LatencyFiles.write(result, in: directory) }
+    }
 }

@@ -8,18 +8,26 @@ import Foundation
 /// have none: their reports say nothing of completeness.
 ///
 ///     {"planned": 197, "finished": 12}
+///     {"planned": 197, "finished": 197, "processes": 5, "processesFinished": 3}
 package struct RunStatus: Codable, Sendable, Equatable {
     /// The cases the run set out to measure.
     package var planned: Int
     /// The cases `results.csv` holds (a case that could not run is not among them).
     package var finished: Int
+    /// A run in several processes (`run --processes K`): K, each case's trial k then being
+    /// process k's value; nil for a run in one process.
+    package var processes: Int?
+    /// Of those processes, how many ran every case (fewer when the run was stopped).
+    package var processesFinished: Int?
 
-    package init(planned: Int, finished: Int) {
+    package init(planned: Int, finished: Int, processes: Int? = nil, processesFinished: Int? = nil) {
         self.planned = planned
         self.finished = finished
+        self.processes = processes
+        self.processesFinished = processesFinished
     }
 
-    package var isComplete: Bool { finished >= planned }
+    package var isComplete: Bool { finished >= planned && (processesFinished ?? 1) >= (processes ?? 1) }
 
     package static let fileName = "run-status.json"
 

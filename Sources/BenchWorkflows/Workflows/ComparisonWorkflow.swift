@@ -76,6 +76,7 @@ package enum ComparisonWorkflow {
         if let newProvenance { notices += busyWarning("NEW", newProvenance) }
         notices += baseFailures(baseCases, base: base)
         notices += unusedThresholds(policy.thresholds, measured: baseCases + newCases)
+        if !paired { notices += try processNotices(base: base, new: new) }
         let comparison = Comparison(
             base: baseCases, new: newCases, thresholds: policy.thresholds, metrics: policy.metrics, method: policy.method, paired: paired)
         return try conclude(comparison, notices: notices, baseCases: baseCases.count, newCases: newCases.count, base: base, new: new, policy: policy, csv: csv)
@@ -141,6 +142,35 @@ package enum ComparisonWorkflow {
             .warning(
                 "the thresholds name \(unused.count == 1 ? "a workload" : "workloads") neither run measured, so they set nothing: "
                     + unused.joined(separator: ", "))
+        ]
+    }
+
+    /// What two unpaired runs' intervals cannot know. A run in one process holds trials of
+    /// that process only, so its interval leaves out the spread between processes, which
+    /// two runs of one build differ by (on a loaded 2-core VM, the median case's
+    /// `ns_per_event` by a log-SD of 0.185 a process; docs/performance, journal); a run
+    /// made with `--processes K` holds one value per process, and its interval has it. A
+    /// side in one process is warned of, and so are sides of the two kinds, whose trials
+    /// are not alike.
+    static func processNotices(base: String, new: String) throws -> [ComparisonOutcome.Notice] {
+        func processes(_ path: String) throws -> Int {
+            var directory = URL(fileURLWithPath: path)
+            if directory.lastPathComponent == ResultsFiles.resultsName { directory.deleteLastPathComponent() }
+            return try RunStatus.read(in: directory)?.processes ?? 1
+        }
+        let (baseProcesses, newProcesses) = (try processes(base), try processes(new))
+        if baseProcesses > 1 && newProcesses > 1 { return [] }
+        if baseProcesses > 1 || newProcesses > 1 {
+            return [
+                .warning(
+                    "BASE ran in \(baseProcesses) process(es) and NEW in \(newProcesses): a trial of one is a process's value, of the other a trial inside one process, "
+                        + "so their spreads are not alike; make both with the same --processes")
+            ]
+        }
+        return [
+            .warning(
+                "BASE and NEW each ran in one process: their intervals hold the spread of trials inside a process, not the larger spread between processes, "
+                    + "so a verdict on time, CPU time or memory can be the processes', not the code's; make both runs with --processes 5, or use gate, or compare --history")
         ]
     }
 

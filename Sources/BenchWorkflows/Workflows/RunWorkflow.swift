@@ -30,6 +30,11 @@ package struct RunWorkflow: Sendable {
     /// The share of a plan these cases are (`run --shard K/N`), written to `shard.json`
     /// in `directory` for `merge`; nil for a whole run.
     package var shard: ShardFile?
+    /// The processes every case runs in, one after another (`run --processes K`): each
+    /// runs every case's warmup and `options.trials` timed trials, and its trials of a
+    /// case become one value per metric, the case's trial k for process k (as a gate's
+    /// rounds do), so that the run's spread is the spread between processes.
+    package var processes = 1
 
     package init(
         target: MeasuringExecutable, cases: [BenchCase], options: RunOptions, directory: URL? = nil, provenance: Provenance,
@@ -178,10 +183,51 @@ package struct RunWorkflow: Sendable {
         return (report, historyStep, clean)
     }
 
-    /// Measures the cases in children of the measuring executable, writing after each.
+    /// Measures the cases in children of the measuring executable, writing after each
+    /// case; or, in several `processes`, after each process.
     func measure(observer: any BenchObserver, cancellation: CancellationToken) -> Measured {
+        guard processes > 1 else {
+            let files = RunFiles(directory: directory, provenance: provenance, planned: cases.count)
+            let recorder = CaseRecorder(files: files, total: cases.count, observer: observer, cancellation: cancellation)
+            measureOnce(recorder, cancellation: cancellation)
+            return recorder.measured
+        }
         let files = RunFiles(directory: directory, provenance: provenance, planned: cases.count)
-        let recorder = CaseRecorder(files: files, total: cases.count, observer: observer, cancellation: cancellation)
+        var merged: [CaseResult] = []
+        var failed: [BenchCase: BenchError] = [:]
+        var state = Measured()
+        for process in 1...processes {
+            if cancellation.isCancelled { break }
+            let recorder = CaseRecorder(files: nil, total: cases.count, observer: observer, cancellation: cancellation)
+            measureOnce(recorder, cancellation: cancellation)
+            let pass = recorder.measured
+            if pass.interrupted {
+                // The unfinished process's values are dropped: every case keeps one value per finished process.
+                state.interrupted = true
+                state.abandonedCase = pass.abandonedCase
+                break
+            }
+            for case (let benchCase, let error) in pass.errors where failed[benchCase] == nil { failed[benchCase] = error }
+            merged = InterleavedRuns.merge(merged, pass.results, round: process).filter { failed[$0.benchCase] == nil }
+            do {
+                try files.write(merged, processes: processes, finished: process)
+                state.writtenCases = merged.count
+            } catch {
+                state.writeError = BenchError(error)
+                break
+            }
+        }
+        let byCase = Dictionary(uniqueKeysWithValues: merged.map { ($0.benchCase, $0) })
+        state.cases = cases.compactMap { benchCase in
+            if let error = failed[benchCase] { return CaseOutcome(benchCase: benchCase, result: .failure(error)) }
+            return byCase[benchCase].map { CaseOutcome(benchCase: benchCase, result: .success($0)) }
+        }
+        return state
+    }
+
+    /// One pass over every case, in children of the measuring executable (one for all of
+    /// them, or one per case with `RunOptions.isolate`); `recorder` keeps what ends.
+    private func measureOnce(_ recorder: CaseRecorder, cancellation: CancellationToken) {
         var next = 0
         while next < cases.count && !cancellation.isCancelled && recorder.writeError == nil {
             let batch = options.isolate ? [cases[next]] : Array(cases[next...])
@@ -201,7 +247,6 @@ package struct RunWorkflow: Sendable {
             next = recorder.ended
         }
         if cancellation.isCancelled { recorder.interrupted() }
-        return recorder.measured
     }
 }
 
@@ -210,7 +255,8 @@ package struct RunWorkflow: Sendable {
 /// is the abandoned one and is not kept (the child is being killed; what it sent before
 /// the kill reached it is dropped, as a run in one process would not have finished it).
 private final class CaseRecorder: BenchObserver, @unchecked Sendable {
-    private let files: RunFiles
+    /// Where each case is written as it ends; nil when the caller writes (`processes`).
+    private let files: RunFiles?
     private let total: Int
     private let observer: any BenchObserver
     private let lock = NSLock()
@@ -224,7 +270,7 @@ private final class CaseRecorder: BenchObserver, @unchecked Sendable {
 
     private let cancellation: CancellationToken
 
-    init(files: RunFiles, total: Int, observer: any BenchObserver, cancellation: CancellationToken) {
+    init(files: RunFiles?, total: Int, observer: any BenchObserver, cancellation: CancellationToken) {
         self.files = files
         self.total = total
         self.observer = observer
@@ -292,7 +338,7 @@ private final class CaseRecorder: BenchObserver, @unchecked Sendable {
         lock.withLock {
             inProgress = nil
             state.cases.append(.init(benchCase: benchCase, result: result))
-            guard state.writeError == nil else { return }
+            guard state.writeError == nil, let files else { return }
             do {
                 let results = state.results
                 try files.write(results, latest: try? result.get())
