@@ -196,18 +196,24 @@ final class WorkflowTests: XCTestCase {
         }
     }
 
-    /// A gate whose rounds run both sides at once: each round starts both sides before the
-    /// next round starts either, and the rounds pair as they do one side after the other.
+    /// A gate whose rounds run both sides at once: each side's measuring child waits (up
+    /// to a deadline) for the other side's to start, which only sides run together see;
+    /// each round starts both sides before the next round starts either; and the rounds
+    /// pair as they do one side after the other.
     func testAGateWithBothSidesOfARoundAtOnce() throws {
-        let executable = target.path
+        let sides = try GateSide.allCases.map { try waitingForTheOtherSide($0) }
         let directory = scratch.appendingPathComponent("gate-together")
-        var runs = InterleavedRuns(baseline: executable, candidate: executable, cases: cases, options: options, rounds: 2, directory: directory)
+        var runs = InterleavedRuns(baseline: sides[0], candidate: sides[1], cases: cases, options: options, rounds: 2, directory: directory)
         runs.sidesTogether = true
         let events = EventLog()
         let outcome = try GateWorkflow(runs: runs, policy: ComparisonPolicy(thresholds: Thresholds(defaultThreshold: 0.05)))
             .execute(observer: events)
 
         XCTAssertTrue(outcome.finished)
+        for side in GateSide.allCases {
+            let saw = scratch.appendingPathComponent("\(side.rawValue)-saw-the-other").path
+            XCTAssertTrue(FileManager.default.fileExists(atPath: saw), "\(side)'s first measuring child ran to its deadline without the other side's starting")
+        }
         let started = events.rounds
         XCTAssertEqual(started.count, 4)
         XCTAssertEqual(Set(started.prefix(2).map(\.side)), Set(GateSide.allCases))
@@ -219,6 +225,35 @@ final class WorkflowTests: XCTestCase {
             let results = try ResultsFiles.read(runs.resultsDirectory(side).path)
             XCTAssertEqual(results.cases.count, 2)
         }
+    }
+
+    /// A launcher of the built-ins for `side` of a gate: the side's first child asked to
+    /// measure marks that `side` is measuring, then waits up to 60 s for the other side's
+    /// mark, noting in `<side>-saw-the-other` when it came; any other child runs at once.
+    private func waitingForTheOtherSide(_ side: GateSide) throws -> String {
+        let other = GateSide.allCases.first { $0 != side }!
+        let (mine, theirs) = (scratch.appendingPathComponent("\(side.rawValue)-measuring").path, scratch.appendingPathComponent("\(other.rawValue)-measuring").path)
+        let saw = scratch.appendingPathComponent("\(side.rawValue)-saw-the-other").path
+        let launcher = scratch.appendingPathComponent("\(side.rawValue).sh")
+        let script = """
+            #!/bin/sh
+            request=$(mktemp)
+            cat > "$request"
+            if ! grep -q '"describe"' "$request" && [ ! -e '\(mine)' ]; then
+              touch '\(mine)'
+              tries=0
+              while [ ! -e '\(theirs)' ] && [ $tries -lt 1200 ]; do sleep 0.05; tries=$((tries + 1)); done
+              if [ -e '\(theirs)' ]; then touch '\(saw)'; fi
+            fi
+            '\(target.path)' "$@" < "$request"
+            status=$?
+            rm -f "$request"
+            exit $status
+
+            """
+        try script.write(to: launcher, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: launcher.path)
+        return launcher.path
     }
 }
 
