@@ -19,6 +19,8 @@ package enum Limits {
     package static let trials = 1...1_000
     /// Warmup trials per case.
     package static let warmup = 0...100
+    /// Processes a run measures every case in (`run --processes`).
+    package static let processes = 1...100
     /// Seconds a child process may run without replying before it is killed.
     package static let childTimeoutSeconds = 1...86_400
     /// `stress --duration`: a day at most.

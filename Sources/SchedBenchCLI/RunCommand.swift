@@ -158,7 +158,7 @@ struct RunCommand: ParsableCommand {
         }
         try Self.check(trials, option: "trials", within: Limits.trials)
         try Self.check(warmup, option: "warmup", within: Limits.warmup)
-        try Self.check(processes, option: "processes", within: 1...100)
+        try Self.check(processes, option: "processes", within: Limits.processes)
         try Self.check(childTimeout, option: "child-timeout", within: Limits.childTimeoutSeconds)
         if let events { try Self.check(events, option: "events", within: Limits.events) }
         if let out, out.trimmingCharacters(in: .whitespaces).isEmpty {

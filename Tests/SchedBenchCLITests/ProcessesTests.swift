@@ -54,4 +54,39 @@ final class ProcessesTests: SchedBenchTestCase {
         let both = try schedbench(["compare", single1, many2])
         XCTAssertTrue(both.stderr.contains(mixed), both.stderr)
     }
+
+    /// Shards of a run in several processes merge into one run in that many processes;
+    /// a shard whose processes did not all finish, and shards made with different
+    /// `--processes`, do not merge.
+    func testShardsInSeveralProcessesMergeIntoOneRunInThatMany() throws {
+        let parent = try temporaryDirectory()
+        func shard(_ index: Int, processes: Int) throws -> String {
+            let out = parent.appendingPathComponent("shard\(index)-p\(processes)")
+            let run = try schedbench(plan + ["--processes", String(processes), "--shard", "\(index)/2", "--out", out.path])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            return out.path
+        }
+        let (first, second) = (try shard(1, processes: 2), try shard(2, processes: 2))
+        let merged = parent.appendingPathComponent("merged")
+        let merge = try schedbench(["merge", first, second, "--out", merged.path])
+        XCTAssertEqual(merge.status, 0, merge.stderr)
+        XCTAssertEqual(try RunStatus.read(in: merged), RunStatus(planned: 2, finished: 2, processes: 2, processesFinished: 2))
+        for result in try ResultsFiles.read(merged.path).cases {
+            XCTAssertEqual(result.trials.map(\.trial), [1, 2], "\(result.benchCase): one trial a process")
+        }
+        let compare = try schedbench(["compare", merged.path, merged.path])
+        XCTAssertFalse(compare.stderr.contains("process"), compare.stderr)
+
+        // A shard whose run stopped after its first process: every case, not every process.
+        let stopped = URL(fileURLWithPath: second)
+        try RunStatus(planned: 1, finished: 1, processes: 2, processesFinished: 1).write(to: stopped)
+        let unfinished = try schedbench(["merge", first, second, "--out", parent.appendingPathComponent("unfinished").path])
+        XCTAssertEqual(unfinished.status, 1, unfinished.stderr)
+        XCTAssertTrue(unfinished.stderr.contains("is incomplete: 1 of 2 processes finished"), unfinished.stderr)
+
+        let mixed = try schedbench(["merge", first, try shard(2, processes: 1), "--out", parent.appendingPathComponent("mixed").path])
+        XCTAssertEqual(mixed.status, 1, mixed.stderr)
+        XCTAssertTrue(mixed.stderr.contains("ran every case in 1 process(es) and"), mixed.stderr)
+        XCTAssertTrue(mixed.stderr.contains("make every shard with the same --processes"), mixed.stderr)
+    }
 }

@@ -90,13 +90,15 @@ package struct MergeWorkflow: Sendable {
         }
         let plan = Shard.interleave(found.map(\.file.cases))!
         let merged: [(side: String?, results: [CaseResult], provenance: Provenance, warnings: [String])]
+        var processes = 1
         switch kind {
         case .run:
-            let (results, provenance, warnings) = try Self.side(nil, of: found, plan: plan)
+            let (results, provenance, runProcesses, warnings) = try Self.side(nil, of: found, plan: plan)
             merged = [(nil, results, provenance, warnings)]
+            processes = runProcesses
         case .gate:
             merged = try GateSide.allCases.map { side in
-                let (results, provenance, warnings) = try Self.side(side, of: found, plan: plan)
+                let (results, provenance, _, warnings) = try Self.side(side, of: found, plan: plan)
                 return (side.rawValue, results, provenance, warnings.map { "\(side.rawValue): \($0)" })
             }
         }
@@ -117,7 +119,8 @@ package struct MergeWorkflow: Sendable {
         case .run:
             let (_, results, provenance, _) = merged[0]
             LatencyFiles.removeAll(in: directory)
-            try RunFiles(directory: directory, provenance: provenance, planned: plan.count).write(results, latest: nil)
+            let files = RunFiles(directory: directory, provenance: provenance, planned: plan.count)
+            if processes > 1 { try files.write(results, processes: processes, finished: processes) } else { try files.write(results, latest: nil) }
             for shard in found { try LatencyFiles.copyAll(from: shard.directory, to: directory) }
             let concluded = RunWorkflow.conclude(
                 directory: directory, runID: provenance.runID, clean: results.allSatisfy { $0.correctnessFailures == 0 },
@@ -202,12 +205,14 @@ package struct MergeWorkflow: Sendable {
 
     /// One side of the merge (a run's results, or a gate's `baseline/` or `candidate/`):
     /// every shard's results, checked to be its cases complete, in plan order, with their
-    /// provenance merged and the testbed differences as warnings.
+    /// provenance merged and the testbed differences as warnings; and, for a run, the
+    /// processes each case ran in (`run --processes`), which every shard must share.
     static func side(
         _ side: GateSide?, of found: [Found], plan: [BenchCase]
-    ) throws -> (results: [CaseResult], provenance: Provenance, warnings: [String]) {
+    ) throws -> (results: [CaseResult], provenance: Provenance, processes: Int, warnings: [String]) {
         var byCase: [BenchCase: CaseResult] = [:]
         var provenances: [(name: String, provenance: Provenance)] = []
+        var runProcesses: (name: String, processes: Int)?
         for shard in found {
             let directory = side.map { shard.directory.appendingPathComponent($0.rawValue) } ?? shard.directory
             let name = side.map { "\(shard.name)'s \($0.rawValue)" } ?? shard.name
@@ -216,9 +221,18 @@ package struct MergeWorkflow: Sendable {
                     throw BenchError.mismatched("\(name) has no \(RunStatus.fileName): its run never wrote a case; run it again")
                 }
                 if !status.isComplete {
-                    throw BenchError.mismatched(
-                        "\(name) is incomplete: \(status.finished) of \(status.planned) cases finished (a case failed, or the run was stopped); run it again")
+                    let finished =
+                        status.finished < status.planned
+                        ? "\(status.finished) of \(status.planned) cases finished"
+                        : "\(status.processesFinished ?? 1) of \(status.processes ?? 1) processes finished"
+                    throw BenchError.mismatched("\(name) is incomplete: \(finished) (a case failed, or the run was stopped); run it again")
                 }
+                let processes = status.processes ?? 1
+                if let (firstName, firstProcesses) = runProcesses, firstProcesses != processes {
+                    throw BenchError.mismatched(
+                        "\(name) ran every case in \(processes) process(es) and \(firstName) in \(firstProcesses): make every shard with the same --processes")
+                }
+                if runProcesses == nil { runProcesses = (name, processes) }
             }
             guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(ResultsFiles.resultsName).path) else {
                 throw BenchError.mismatched("\(name) holds no \(ResultsFiles.resultsName): the shard has not finished; run it again")
@@ -249,7 +263,7 @@ package struct MergeWorkflow: Sendable {
             provenances.append((name, provenance!))
         }
         let (provenance, warnings) = try merge(provenances)
-        return (plan.map { byCase[$0]! }, provenance, warnings)
+        return (plan.map { byCase[$0]! }, provenance, runProcesses?.processes ?? 1, warnings)
     }
 
     /// The merged run's provenance (see the type's documentation). Shards of different
