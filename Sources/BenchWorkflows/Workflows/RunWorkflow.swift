@@ -186,13 +186,12 @@ package struct RunWorkflow: Sendable {
     /// Measures the cases in children of the measuring executable, writing after each
     /// case; or, in several `processes`, after each process.
     func measure(observer: any BenchObserver, cancellation: CancellationToken) -> Measured {
+        let files = RunFiles(directory: directory, provenance: provenance, planned: cases.count)
         guard processes > 1 else {
-            let files = RunFiles(directory: directory, provenance: provenance, planned: cases.count)
             let recorder = CaseRecorder(files: files, total: cases.count, observer: observer, cancellation: cancellation)
             measureOnce(recorder, cancellation: cancellation)
             return recorder.measured
         }
-        let files = RunFiles(directory: directory, provenance: provenance, planned: cases.count)
         var merged: [CaseResult] = []
         var failed: [BenchCase: BenchError] = [:]
         var state = Measured()
