@@ -266,6 +266,35 @@ final class CommandLineTests: SchedBenchTestCase {
         XCTAssertEqual(first, second, accuracy: first / 1_000, "instruction counts repeat within 0.1%")
     }
 
+    #if ValidationSlowdown
+    /// A counted spin (`SCHEDBENCH_SLOWDOWN=CASE:countSpin=TURNS`, for validating the
+    /// instruction gate) adds its turns to each event's count and nothing else: twice the
+    /// turns add twice the instructions, with no fixed part, and the per-event count does
+    /// not depend on how many events the trial had.
+    func testACountedSpinAddsItsTurnsToEveryEventsCount() throws {
+        guard ExecutableSearch.onPath("valgrind") != nil else { throw XCTSkip("valgrind is not installed") }
+        func count(_ slowdown: String?, events: Int = 2_000) throws -> Double {
+            let out = try temporaryDirectory()
+            let run = try schedbench(
+                [
+                    "run", "--suite", "quick", "--workload", "trampoline.nested", "--events", "\(events)",
+                    "--trials", "1", "--warmup", "0", "--no-allocations", "--instructions", "--out", out.path, "--quiet", "--no-table",
+                ], environment: ["SCHEDBENCH_SLOWDOWN": slowdown ?? ""])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let results = try CSVFile.read(out.appendingPathComponent("results.csv"), requiring: ResultsFiles.resultsHeader)
+            return try XCTUnwrap(results.first { $0["metric"] == Metric.instructionsPerEvent.rawValue }.flatMap { Double($0["value"] ?? "") })
+        }
+        let plain = try count(nil)
+        let two = try count("trampoline.nested/currentThread/:countSpin=2") - plain
+        let four = try count("trampoline.nested/currentThread/:countSpin=4") - plain
+        let fourAtMoreEvents = try count("trampoline.nested/currentThread/:countSpin=4", events: 6_000) - plain
+        XCTAssertGreaterThan(two, 2, "a turn counts more than one instruction")
+        XCTAssertEqual(four, 2 * two, accuracy: plain / 1_000, "twice the turns, twice the instructions")
+        XCTAssertEqual(fourAtMoreEvents, four, accuracy: plain / 1_000, "the same per event at three times the events")
+        XCTAssertEqual(try count("observeOn:countSpin=4"), plain, accuracy: plain / 1_000, "another case's request adds nothing")
+    }
+    #endif
+
     /// A run counts its cases' instructions in one valgrind process per processor (at most
     /// 4; each pays valgrind's start-up, about 5 s, once), not two per case, and a case
     /// counts the same there as alone: each trial writes its own callgrind dump, which

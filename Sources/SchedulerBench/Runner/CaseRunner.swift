@@ -128,7 +128,8 @@ struct CaseRunner {
         case .instructions:
             let report = InvariantReport()
             let outcome = try InstructionCounter.instrument(
-                label: InstructionCounter.label(trial: index), settle: { _ = waitForResources(atMost: Resources.total) }
+                label: InstructionCounter.label(trial: index), settle: { _ = waitForResources(atMost: Resources.total) },
+                afterSettling: ValidationSlowdown.countedWork
             ) {
                 try workload.runTrial(benchCase, invariants: report, checking: options.checking)
             }

@@ -31,10 +31,23 @@ import Synchronization
 /// realizes moves between gates only with the machine, not with each process's sizing
 /// (the share sized in each process realized +7.4% to +12.0% over six idle gates asked
 /// 10%). `scripts/validate-gate.py --calibrate` finds the turns that realize a share in
-/// the gate's own paired estimate. Without the variable nothing is slowed.
+/// the gate's own paired estimate.
+///
+/// `PREFIX:countSpin=TURNS` slows only what instruction counts see: each instruction-counting
+/// trial of the case is followed by one spin of `TURNS` × its events turns (`TURNS` may be a
+/// fraction), counted into the trial's dump (`countedWork`); timed trials are untouched.
+/// The spin runs once the trial's threads have settled: spun inside the trial, right after
+/// its events, it let threads still winding down run in its time slices, and asked 1% of
+/// observe(on:) `currentThread`/`reference`'s count it added 2.5%. A count is the marginal
+/// cost between a trial of a tenth of the events and one of all of them, so the spin adds
+/// `TURNS` turns' instructions to each event, with no fixed part: the per-event spin's call
+/// and locked operation alone add 15 instructions an event, +13% of the trampoline's
+/// count, whatever is asked. `scripts/validate-gate.py --instructions` sizes `TURNS` from
+/// the case's own count and what one turn counts, to ask a case for a share of its count.
+/// Without the variable nothing is slowed.
 package enum ValidationSlowdown {
     #if ValidationSlowdown
-    /// One `PREFIX:PERCENT` or `PREFIX:spin=TURNS` of the variable.
+    /// One `PREFIX:PERCENT`, `PREFIX:spin=TURNS` or `PREFIX:countSpin=TURNS` of the variable.
     package struct Request: Equatable, Sendable {
         /// How much slower: a share of the case's cost, sized in the process, or a fixed spin.
         package enum Size: Equatable, Sendable {
@@ -42,6 +55,10 @@ package enum ValidationSlowdown {
             case share(Double)
             /// This many spin turns per event at each hook, whatever the case costs.
             case turns(Int)
+            /// This many spin turns per event, spun in one block after each
+            /// instruction-counting trial, once its threads have settled, and counted into it
+            /// (`countedWork`).
+            case countedTurns(Double)
         }
         package var casePrefix: String
         package var size: Size
@@ -56,11 +73,16 @@ package enum ValidationSlowdown {
         guard let text, !text.isEmpty else { return [] }
         return try text.split(separator: ",").map { part in
             let problem = BenchError.caseCannotRun(
-                "SCHEDBENCH_SLOWDOWN=\(text): expected CASE-PREFIX:PERCENT or CASE-PREFIX:spin=TURNS[,…] (a prefix of a case's name or *, "
-                    + "PERCENT above 0 and at most 1000, TURNS a whole number from 0 to 100000000), for example trampoline.nested/currentThread:10")
+                "SCHEDBENCH_SLOWDOWN=\(text): expected CASE-PREFIX:PERCENT, CASE-PREFIX:spin=TURNS or CASE-PREFIX:countSpin=TURNS[,…] "
+                    + "(a prefix of a case's name or *, PERCENT above 0 and at most 1000, spin's TURNS a whole number from 0 to 100000000, "
+                    + "countSpin's TURNS a number above 0 and at most 1000), for example trampoline.nested/currentThread:10")
             guard let colon = part.lastIndex(of: ":"), colon != part.startIndex else { throw problem }
             let prefix = String(part[..<colon])
             let size = part[part.index(after: colon)...]
+            if size.hasPrefix("countSpin=") {
+                guard let turns = Double(size.dropFirst("countSpin=".count)), turns > 0, turns <= 1_000 else { throw problem }
+                return Request(casePrefix: prefix, size: .countedTurns(turns))
+            }
             if size.hasPrefix("spin=") {
                 guard let turns = Int(size.dropFirst("spin=".count)), turns >= 0, turns <= 100_000_000 else { throw problem }
                 return Request(casePrefix: prefix, size: .turns(turns))
@@ -75,6 +97,11 @@ package enum ValidationSlowdown {
     /// (the trial's threads are started after it is set).
     nonisolated(unsafe) private static var turnsPerEvent = -1
 
+    /// Spin turns per event the case running now adds to each instruction-counting trial
+    /// (`countedWork`); 0 when none. Set by the runner before a case, read on the thread that
+    /// ran the trial.
+    nonisolated(unsafe) private static var countedTurnsPerEvent = 0.0
+
     /// Alternating pairs of untimed trials (without the spin, with it) that measure what
     /// the spin adds inside the case.
     package static var calibrationPairs: Int { 5 }
@@ -83,7 +110,8 @@ package enum ValidationSlowdown {
     /// environment's `SCHEDBENCH_SLOWDOWN`) names it, none otherwise, and returns the
     /// nanoseconds per event the spin is estimated to add (0 when none). A fixed spin
     /// (`spin=TURNS`) is set as asked, with no trials; its estimate is what the turns cost
-    /// alone.
+    /// alone. A counted spin (`countSpin=TURNS`) is set as asked, with no trials, and
+    /// returns 0: it adds no time.
     ///
     /// `nanosecondsPerEvent` runs one untimed trial of the case with the spin as it is set
     /// at the moment of the call and returns its cost per event (`nil` if it has none). The
@@ -101,12 +129,16 @@ package enum ValidationSlowdown {
         nanosecondsPerEvent: () throws -> Double?
     ) throws -> Double {
         turnsPerEvent = -1
+        countedTurnsPerEvent = 0
         guard let request = try parse(text).first(where: { $0.matches(benchCase) }) else { return 0 }
         let fraction: Double
         switch request.size {
         case .turns(let turns):
             turnsPerEvent = turns
             return spinCost.call + Double(turns) * spinCost.perTurn
+        case .countedTurns(let turns):
+            countedTurnsPerEvent = turns
+            return 0
         case .share(let share):
             fraction = share
         }
@@ -145,6 +177,16 @@ package enum ValidationSlowdown {
     /// (for tests).
     package static var currentTurns: Int { turnsPerEvent }
 
+    /// Turns per event the case running now adds to each instruction-counting trial, 0 when
+    /// none (for tests).
+    package static var currentCountedTurns: Double { countedTurnsPerEvent }
+
+    /// The turns counted into a counting trial of `events` events: `countedTurnsPerEvent` ×
+    /// `events`, rounded up.
+    package static func countedTurns(events: Int) -> Int {
+        countedTurnsPerEvent > 0 ? Int((countedTurnsPerEvent * Double(events)).rounded(.up)) : 0
+    }
+
     /// What a `spin` costs here: nanoseconds per call with no turns, and per turn; the
     /// fastest of five measurements of 100,000 calls each.
     package static let spinCost: (call: Double, perTurn: Double) = {
@@ -179,6 +221,19 @@ package enum ValidationSlowdown {
         local.wrappingAdd(value, ordering: .sequentiallyConsistent)
     }
     #endif
+
+    /// Work to count into an instruction-counting trial once its threads have settled
+    /// (`InstructionCounter.instrument`'s `afterSettling`): for a case asked
+    /// `countSpin=TURNS` in a build with the trait, a spin of `countedTurns(events:)` turns
+    /// for the trial's operations; `nil` otherwise.
+    package static var countedWork: ((TrialOutcome) -> Void)? {
+        #if ValidationSlowdown
+        guard countedTurnsPerEvent > 0 else { return nil }
+        return { outcome in spin(countedTurns(events: outcome.operations)) }
+        #else
+        return nil
+        #endif
+    }
 
     /// The hook, where a case makes an event and where it delivers one: spins for the
     /// slowed case in a build with the trait; empty otherwise.

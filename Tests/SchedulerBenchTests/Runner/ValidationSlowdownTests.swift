@@ -15,9 +15,9 @@ final class ValidationSlowdownTests: XCTestCase {
         rateHz: 0)
 
     func testRequestsNameCasesByPrefixAndShare() throws {
-        let requests = try ValidationSlowdown.parse("trampoline.nested/currentThread:10,*:3,schedule.throughput:spin=250")
-        XCTAssertEqual(requests.map(\.casePrefix), ["trampoline.nested/currentThread", "*", "schedule.throughput"])
-        XCTAssertEqual(requests.map(\.size), [.share(0.10), .share(0.03), .turns(250)])
+        let requests = try ValidationSlowdown.parse("trampoline.nested/currentThread:10,*:3,schedule.throughput:spin=250,main.inline/:countSpin=0.87")
+        XCTAssertEqual(requests.map(\.casePrefix), ["trampoline.nested/currentThread", "*", "schedule.throughput", "main.inline/"])
+        XCTAssertEqual(requests.map(\.size), [.share(0.10), .share(0.03), .turns(250), .countedTurns(0.87)])
         XCTAssertTrue(requests[0].matches(trampoline))
         XCTAssertTrue(requests[1].matches(trampoline), "* names every case")
         XCTAssertEqual(try ValidationSlowdown.parse(nil), [])
@@ -25,9 +25,12 @@ final class ValidationSlowdownTests: XCTestCase {
     }
 
     func testBadRequestsAreErrorsSayingWhatIsExpected() {
-        for bad in ["trampoline", ":10", "x:0", "x:-5", "x:2000", "x:ten", "x:spin=", "x:spin=-1", "x:spin=2.5", "x:spin=ten", ":spin=5"] {
+        for bad in [
+            "trampoline", ":10", "x:0", "x:-5", "x:2000", "x:ten", "x:spin=", "x:spin=-1", "x:spin=2.5", "x:spin=ten", ":spin=5",
+            "x:countSpin=", "x:countSpin=0", "x:countSpin=-1", "x:countSpin=1001", "x:countSpin=nan", ":countSpin=1",
+        ] {
             XCTAssertThrowsError(try ValidationSlowdown.parse(bad), bad) { error in
-                XCTAssertTrue("\(error)".contains("expected CASE-PREFIX:PERCENT or CASE-PREFIX:spin=TURNS"), "\(error)")
+                XCTAssertTrue("\(error)".contains("expected CASE-PREFIX:PERCENT, CASE-PREFIX:spin=TURNS or CASE-PREFIX:countSpin=TURNS"), "\(error)")
             }
         }
     }
@@ -55,6 +58,29 @@ final class ValidationSlowdownTests: XCTestCase {
         XCTAssertEqual(ValidationSlowdown.currentTurns, 0, "spin=0 still calls the spin: its fixed part alone")
         XCTAssertEqual(try ValidationSlowdown.prepare(for: trampoline, requests: "observeOn:spin=400") { 1 }, 0, "another case is not slowed")
         XCTAssertEqual(ValidationSlowdown.currentTurns, -1)
+    }
+
+    /// A counted spin is set as asked, without a trial, adds no time, and leaves the per-event
+    /// hook off; a counting trial gets its turns for each event, rounded up.
+    func testACountedSpinIsSetWithoutTrialsAndScalesWithTheTrialsEvents() throws {
+        let added = try ValidationSlowdown.prepare(for: trampoline, requests: "trampoline.nested/:countSpin=0.87") {
+            XCTFail("a counted spin runs no sizing trial")
+            return 1
+        }
+        XCTAssertEqual(added, 0, "a counted spin adds no time")
+        XCTAssertEqual(ValidationSlowdown.currentTurns, -1, "no spin at each event")
+        XCTAssertEqual(ValidationSlowdown.currentCountedTurns, 0.87)
+        XCTAssertEqual(ValidationSlowdown.countedTurns(events: 20_000), 17_400)
+        XCTAssertEqual(ValidationSlowdown.countedTurns(events: 2_000), 1_740)
+        XCTAssertEqual(ValidationSlowdown.countedTurns(events: 3), 3, "2.61 turns rounded up")
+        XCTAssertEqual(ValidationSlowdown.countedTurns(events: 0), 0)
+        _ = try ValidationSlowdown.prepare(for: trampoline, requests: "observeOn:countSpin=5") { 1 }
+        XCTAssertEqual(ValidationSlowdown.currentCountedTurns, 0, "another case is not slowed")
+        XCTAssertEqual(ValidationSlowdown.countedTurns(events: 20_000), 0)
+        _ = try ValidationSlowdown.prepare(for: trampoline, requests: "trampoline.nested:countSpin=5") { 1 }
+        _ = try ValidationSlowdown.prepare(for: trampoline, requests: "trampoline.nested:spin=3") { 1 }
+        XCTAssertEqual(ValidationSlowdown.currentCountedTurns, 0, "a case's request replaces the one before")
+        XCTAssertEqual(ValidationSlowdown.currentTurns, 3)
     }
 
     /// A case that pays a different price for the spin than the spin costs alone (it
