@@ -14,7 +14,12 @@ as independent trials), so both methods are rated on the same runs.
 
 With --instructions: each gate is the pull-request workflow's gate on instruction counts
 instead (INSTRUCTIONS below: 2 rounds, instructions per event, a 3% threshold), and the
-slowed case's change is read from its instruction count.
+slowed case's change is read from its instruction count. oneP and allP then add P% to the
+counts themselves: a counted spin (SCHEDBENCH_SLOWDOWN=CASE:countSpin=TURNS, one block of
+spin at the end of each counting trial, inside the count) sized from each case's count in
+one unslowed run of the case set and what one turn of the spin counts (OUT/count-calibration.csv,
+made on the campaign's first start and kept: a campaign continued later, even in another
+session, asks its cases for the same instructions).
 
 With --history: a fresh SQLite history of HISTORY_RUNS runs of the build, then GATES runs
 of the same build and GATES of the build with one case 10% slower, each judged by
@@ -30,7 +35,7 @@ every gate, run and comparison. The realized
 slowdown of each slowed case is reported: the mean of the gates' own paired estimates.
 
 Every gate's outcome is appended to OUT/gates.csv (history runs to OUT/history.csv) as it
-finishes, with its comparison.csv (paired), welch.csv and both sides' results.csv (a round
+finishes (a campaign started again on the same OUT numbers its gates after those there), with its comparison.csv (paired), welch.csv and both sides' results.csv (a round
 per trial) kept under OUT/comparisons/, so an
 interrupted campaign keeps what it measured; --summary OUT prints the tables from those
 files without running anything.
@@ -38,7 +43,8 @@ files without running anything.
     scripts/validate-gate.py --conditions aa,one10,all3 --gates 30 --out results/validation
     scripts/validate-gate.py --calibrate --conditions aa,one10 --gates 30 --out results/validation
     scripts/validate-gate.py --load 2 --conditions aa --gates 30 --out results/validation
-    scripts/validate-gate.py --instructions --spin 0 --conditions aa,one12 --gates 30 --out results/validation-instructions
+    scripts/validate-gate.py --instructions --conditions aa,one3,all1 --gates 30 --out results/validation-instructions
+    VALIDATION_SLOWED=schedule.throughput/mainShared/none/p1 scripts/validate-gate.py --instructions --conditions one3 --gates 30 --out results/validation-instructions-cross
     scripts/validate-gate.py --history --gates 30 --out results/validation
     scripts/validate-gate.py --history --slide --gates 30 --out results/validation-sliding
     scripts/validate-gate.py --summary results/validation
@@ -92,8 +98,9 @@ TIME = Campaign(
 # `instructions` suite: 50 cases, counted in one valgrind process per processor, 6-7
 # minutes a gate on 2 cores here. The slowed case is the trampoline's, whose count repeats
 # exactly (116 instructions an event); per-block dispatch and the Swift-concurrency peers
-# move by a few percent between rounds and come out inconclusive. The spin's fixed part
-# alone adds 15 instructions an event (+13%): asked less, it realizes that.
+# move by a few percent between rounds and come out inconclusive. Its slowdowns are counted
+# spins (COUNTS below): the per-event spin's fixed part alone adds 15 instructions an event
+# to the trampoline (+13%), whatever is asked.
 INSTRUCTIONS = Campaign(
     ["--trials-per-round", "1"], ["--metric", "instructions_per_event", "--threshold", "3%"],
     ["--suite", "instructions",
@@ -111,21 +118,100 @@ CAMPAIGN = TIME
 # see it.)
 # The fixed spin of each oneP percentage, once calibrated or given: {percent: turns}.
 SPIN = {}
+# With --instructions, each case's instructions per event unslowed ({case name: count}, the
+# name as workload/scheduler/strategy/pN) and what one turn of the spin adds to an event's
+# count (TURN), from count_calibration().
+COUNTS = {}
+TURN = None
+# The case whose count sizes the spin's turn: single-threaded, its count repeats exactly.
+TURN_CASE = "trampoline.nested/currentThread/none/p1"
+
+
+def parse_condition(condition):
+    """(kind, percent) of a condition: ("aa", 0), ("one", P) or ("all", P); a KeyError for
+    anything else."""
+    if condition == "aa":
+        return "aa", 0
+    for prefix in ("one", "all"):
+        if condition.startswith(prefix) and condition[len(prefix):].isdigit() and int(condition[len(prefix):]) > 0:
+            return prefix, int(condition[len(prefix):])
+    raise KeyError(condition)
+
+
+def counted_turns(count, percent, turn):
+    """Turns of a counted spin per event that add at least `percent`% to `count`
+    instructions an event when a turn counts `turn`: the exact share, rounded up to the
+    next hundredth of a turn (the last hundredth is then at most 0.01 × `turn` instructions
+    over), so that a count which repeats exactly lands past a threshold of `percent`%, not on it."""
+    return (math.floor(percent / 100 * count / turn * 100 + 1e-9) + 1) / 100
 
 
 def slowdown(condition):
     """The SCHEDBENCH_SLOWDOWN request of a condition: aa (none), oneP (the slowed case P%
     slower: a fixed spin when SPIN has one for P), allP (every case P% slower); None for aa,
-    and a KeyError for anything else."""
-    if condition == "aa":
+    and a KeyError for anything else. With --instructions (COUNTS sized), oneP and allP
+    are counted spins of P% of each case's count."""
+    kind, percent = parse_condition(condition)
+    if kind == "aa":
         return None
-    for prefix, target in (("one", CAMPAIGN.slowed), ("all", "*")):
-        if condition.startswith(prefix) and condition[len(prefix):].isdigit() and int(condition[len(prefix):]) > 0:
-            percent = int(condition[len(prefix):])
-            if prefix == "one" and percent in SPIN:
-                return f"{target}:spin={SPIN[percent]}"
-            return f"{target}:{percent}"
-    raise KeyError(condition)
+    if COUNTS:
+        cases = [case for case in COUNTS if case.startswith(CAMPAIGN.slowed)] if kind == "one" else list(COUNTS)
+        if not cases:
+            sys.exit(f"error: no case of the campaign is named {CAMPAIGN.slowed}… (VALIDATION_SLOWED): it has {', '.join(sorted(COUNTS))}")
+        return ",".join(f"{case}/:countSpin={counted_turns(COUNTS[case], percent, TURN):.2f}" for case in cases)
+    target = CAMPAIGN.slowed if kind == "one" else "*"
+    if kind == "one" and percent in SPIN:
+        return f"{target}:spin={SPIN[percent]}"
+    return f"{target}:{percent}"
+
+
+def instruction_counts(results_csv):
+    """Instructions per event of each case of a run's results.csv, by workload/scheduler/strategy/pN."""
+    counts = {}
+    with open(results_csv, newline="") as file:
+        for row in csv.DictReader(file):
+            if row.get("metric") == "instructions_per_event" and row.get("value"):
+                counts[f"{row['workload']}/{row['scheduler']}/{row['strategy']}/p{row['producers']}"] = float(row["value"])
+    return counts
+
+
+def count_calibration(binary, out, probe=10):
+    """Sizes the counted spins (COUNTS and TURN), from OUT/count-calibration.csv when a
+    start of the campaign made it, else measured and written there: each case's count from
+    one run of the case set without a slowdown, and TURN from the turn case alone counted
+    with a counted spin of `probe` turns an event, against its count in that run."""
+    global TURN
+    path = os.path.join(out, "count-calibration.csv")
+    if os.path.exists(path):
+        rows = list(csv.DictReader(open(path, newline="")))
+        COUNTS.update({row["case"]: float(row["instructions_per_event"]) for row in rows})
+        TURN = float(rows[0]["turn_instructions"])
+        print(f"counted spins sized by {path}: {len(COUNTS)} cases, a turn {TURN:.3f} instructions", flush=True)
+        return
+    scratch = tempfile.mkdtemp(prefix="validate-counts-")
+    try:
+        plain = os.path.join(scratch, "plain")
+        measure(wrapper(binary, None, scratch), [*CAMPAIGN.cases, "--trials", "1", "--out", plain, "--quiet", "--no-table"])
+        counts = instruction_counts(os.path.join(plain, "results.csv"))
+        workload, scheduler, strategy, producers = TURN_CASE.split("/")
+        probed = os.path.join(scratch, "probed")
+        measure(wrapper(binary, f"{TURN_CASE}/:countSpin={probe}", scratch),
+                [*CAMPAIGN.cases, "--workload", workload, "--scheduler", scheduler, "--strategy", strategy, "--producers", producers[1:],
+                 "--trials", "1", "--out", probed, "--quiet", "--no-table"])
+        with_spin = instruction_counts(os.path.join(probed, "results.csv")).get(TURN_CASE)
+        if TURN_CASE not in counts or with_spin is None:
+            sys.exit(f"error: the calibration runs have no instructions_per_event row for {TURN_CASE}")
+        turn = (with_spin - counts[TURN_CASE]) / probe
+        if turn <= 0:
+            sys.exit(f"error: a counted spin of {probe} turns did not add to {TURN_CASE}'s count ({counts[TURN_CASE]} and {with_spin}): cannot size the slowdowns")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    for case, count in sorted(counts.items()):
+        append(path, ["case", "instructions_per_event", "turn_instructions"],
+               {"case": case, "instructions_per_event": f"{count:.4f}", "turn_instructions": f"{turn:.4f}"})
+    COUNTS.update(counts)
+    TURN = turn
+    print(f"counted spins sized: {len(COUNTS)} cases, a turn {TURN:.3f} instructions ({path})", flush=True)
 
 
 def calibrate(binary, percent, rounds, out, probe=60):
@@ -184,9 +270,10 @@ def build():
     return os.path.join(scratch, "release", "schedbench-builtins")
 
 
-def wrapper(binary, slowdown, directory):
-    """An executable that runs `binary` with SCHEDBENCH_SLOWDOWN set (or unset)."""
-    name = "plain" if slowdown is None else "".join(c if c.isalnum() else "-" for c in slowdown.replace("*", "all"))
+def wrapper(binary, slowdown, directory, name=None):
+    """An executable that runs `binary` with SCHEDBENCH_SLOWDOWN set (or unset), named
+    after `name` or else after the slowdown."""
+    name = name or ("plain" if slowdown is None else "".join(c if c.isalnum() else "-" for c in slowdown.replace("*", "all"))[:100])
     path = os.path.join(directory, f"schedbench-{name}")
     with open(path, "w") as file:
         file.write("#!/bin/sh\n")
@@ -249,20 +336,25 @@ def run_gates(binary, conditions, gates, rounds, load, out, trials_per_round=(No
     scratch = tempfile.mkdtemp(prefix="validate-gate-")
     plain = wrapper(binary, None, scratch)
     loops = busy_loops(load)
+    # Each combination's gates are numbered after those an earlier start left in this OUT.
+    done = {}
     try:
         for gate in range(1, gates + 1):
             for trials, condition in [(trials, condition) for trials in trials_per_round for condition in conditions]:
                 gate_out = out if len(trials_per_round) == 1 else os.path.join(out, f"k{trials or 'default'}")
                 os.makedirs(gate_out, exist_ok=True)
-                candidate = plain if slowdown(condition) is None else wrapper(binary, slowdown(condition), scratch)
-                directory = os.path.join(scratch, f"{condition}-{trials}-{gate}")
+                if (trials, condition) not in done:
+                    done[(trials, condition)] = gates_done(os.path.join(gate_out, "gates.csv"), condition, load, trials)
+                gate_number = done[(trials, condition)] + gate
+                candidate = plain if slowdown(condition) is None else wrapper(binary, slowdown(condition), scratch, condition)
+                directory = os.path.join(scratch, f"{condition}-{trials}-{gate_number}")
                 started = time.time()
                 paired = subprocess.run(
                     gate_command(plain, candidate, rounds, directory, trials), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
                 seconds = time.time() - started
                 if paired.returncode not in (0, 2):
                     sys.stderr.write(paired.stderr[-2000:])
-                    sys.exit(f"error: gate {condition} {gate} exited {paired.returncode}")
+                    sys.exit(f"error: gate {condition} {gate_number} exited {paired.returncode}")
                 paired_rows, estimates = regressed_rows(os.path.join(directory, "comparison.csv"))
                 welch_csv = os.path.join(directory, "welch.csv")
                 welch = subprocess.run(
@@ -271,13 +363,13 @@ def run_gates(binary, conditions, gates, rounds, load, out, trials_per_round=(No
                     stdout=open(welch_csv, "w"), stderr=subprocess.DEVNULL)
                 welch_rows, _ = regressed_rows(welch_csv)
                 append(os.path.join(gate_out, "gates.csv"), FIELDS, {
-                    "condition": condition, "load": load, "trials_per_round": trials or "default", "gate": gate, "seconds": f"{seconds:.0f}",
+                    "condition": condition, "load": load, "trials_per_round": trials or "default", "gate": gate_number, "seconds": f"{seconds:.0f}",
                     "paired_exit": paired.returncode, "paired_regressed": "; ".join(paired_rows),
                     "welch_exit": welch.returncode, "welch_regressed": "; ".join(welch_rows),
-                    "slowed_estimates": " ".join(estimates), "slowdown": slowdown(condition) or ""})
-                print(f"{condition} load {load} trials per round {trials or 'default'} gate {gate}: paired exit {paired.returncode} ({len(paired_rows)} regressed), "
+                    "slowed_estimates": " ".join(estimates), "slowdown": described(slowdown(condition))})
+                print(f"{condition} load {load} trials per round {trials or 'default'} gate {gate_number}: paired exit {paired.returncode} ({len(paired_rows)} regressed), "
                       f"Welch exit {welch.returncode} ({len(welch_rows)}), {seconds:.0f} s", flush=True)
-                kept = keep(directory, ("comparison.csv", "welch.csv"), os.path.join(gate_out, "comparisons", f"{condition}-load{load}-{gate}"))
+                kept = keep(directory, ("comparison.csv", "welch.csv"), os.path.join(gate_out, "comparisons", f"{condition}-load{load}-{gate_number}"))
                 # Each side's rounds (trial r is round r), for judging other decision rules later.
                 for side in ("baseline", "candidate"):
                     results = os.path.join(directory, side, "results.csv")
@@ -288,6 +380,26 @@ def run_gates(binary, conditions, gates, rounds, load, out, trials_per_round=(No
         for loop in loops:
             loop.kill()
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def gates_done(gates_csv, condition, load, trials):
+    """The highest gate number of `condition` at `load` busy loops and `trials` trials a
+    round in `gates_csv`, 0 when it has none."""
+    if not os.path.exists(gates_csv):
+        return 0
+    rows = csv.DictReader(open(gates_csv, newline=""))
+    return max((int(r["gate"]) for r in rows if r["condition"] == condition and r["load"] == str(load)
+                and r["trials_per_round"] == str(trials or "default")), default=0)
+
+
+def described(request):
+    """A slowdown request as gates.csv records it: itself, or for one that names every case
+    (allP with counted spins), what it is and where its sizes are."""
+    if request is None:
+        return ""
+    if len(request) > 200:
+        return f"every case: countSpin of its count's share (count-calibration.csv), {request.count(',') + 1} requests"
+    return request
 
 
 def measure(target, arguments):
@@ -537,6 +649,11 @@ def self_test():
           student_t_sf((everything[1] - everything[3]) / (everything[2] / math.sqrt(15)), 14), 1e-12, "gates of 10 and 5 rounds pooled")
     close(holm({"a": 0.01, "b": 0.04, "c": 0.03})["a"], 0.03, 1e-12, "Holm's first step")
     close(holm({"a": 0.01, "b": 0.04, "c": 0.03})["b"], 0.06, 1e-12, "Holm's last step")
+    # A counted spin adds at least the share asked, and less than a hundredth of a turn more.
+    for count, percent, turn in ((116.0, 3, 4.0), (116.0, 1, 4.0), (727.7, 3, 4.5), (120.0, 3, 3.6)):
+        added = counted_turns(count, percent, turn) * turn / count * 100
+        if not percent < added <= percent + 0.01 * turn / count * 100 + 1e-9:
+            sys.exit(f"self-test failed: a counted spin for {percent}% of {count} ({turn} a turn) adds {added}%")
     print("self-test: the summary's statistics match their tables")
     problem = instruction_step_drift(os.path.join(ROOT, ".github", "workflows", "performance.yml"))
     if problem:
@@ -609,7 +726,7 @@ def main():
     conditions = options.conditions.split(",")
     def known(condition):
         try:
-            slowdown(condition)
+            parse_condition(condition)
             return True
         except KeyError:
             return False
@@ -623,6 +740,8 @@ def main():
         parser.error(f"--spin {options.spin}: expected a whole number of turns, 0 or more")
     if options.instructions and (options.history or options.trials_per_round):
         parser.error("--instructions validates the instruction gate as CI runs it: without --history or --trials-per-round")
+    if options.instructions and (options.calibrate or options.spin is not None):
+        parser.error("--instructions sizes its slowdowns from instruction counts: without --calibrate or --spin")
     global CAMPAIGN
     CAMPAIGN = INSTRUCTIONS if options.instructions else TIME
     rounds = options.rounds or CAMPAIGN.rounds
@@ -638,6 +757,8 @@ def main():
     if not os.access(TOOL, os.X_OK):
         parser.error(f"--target {options.target}: no schedbench tool beside it ({TOOL})")
     slowed_percents = sorted({int(c[3:]) for c in conditions if c.startswith("one")})
+    if options.instructions and any(parse_condition(c)[0] != "aa" for c in conditions):
+        count_calibration(binary, options.out)
     if options.spin is not None:
         SPIN.update({percent: options.spin for percent in slowed_percents})
     elif options.calibrate:
