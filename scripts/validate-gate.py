@@ -16,7 +16,7 @@ With --instructions: each gate is the pull-request workflow's gate on instructio
 instead (INSTRUCTIONS below: 2 rounds, instructions per event, a 3% threshold), and the
 slowed case's change is read from its instruction count. oneP and allP then add P% to the
 counts themselves: a counted spin (SCHEDBENCH_SLOWDOWN=CASE:countSpin=TURNS, one block of
-spin at the end of each counting trial, inside the count) sized from each case's count in
+spin after each counting trial has settled, counted into it) sized from each case's count in
 one unslowed run of the case set and what one turn of the spin counts (OUT/count-calibration.csv,
 made on the campaign's first start and kept: a campaign continued later, even in another
 session, asks its cases for the same instructions).
@@ -44,7 +44,7 @@ files without running anything.
     scripts/validate-gate.py --calibrate --conditions aa,one10 --gates 30 --out results/validation
     scripts/validate-gate.py --load 2 --conditions aa --gates 30 --out results/validation
     scripts/validate-gate.py --instructions --conditions aa,one3,all1 --gates 30 --out results/validation-instructions
-    VALIDATION_SLOWED=schedule.throughput/mainShared/none/p1 scripts/validate-gate.py --instructions --conditions one3 --gates 30 --out results/validation-instructions-cross
+    VALIDATION_SLOWED=observeOn.throughput/mainAsync/drain/p1 scripts/validate-gate.py --instructions --conditions one3 --gates 30 --out results/validation-instructions-cross
     scripts/validate-gate.py --history --gates 30 --out results/validation
     scripts/validate-gate.py --history --slide --gates 30 --out results/validation-sliding
     scripts/validate-gate.py --summary results/validation
