@@ -165,13 +165,18 @@ def slowdown(condition):
     return f"{target}:{percent}"
 
 
+def case_name(row):
+    """A CSV row's case as workload/scheduler/strategy/pN (a prefix of its benchmark name)."""
+    return f"{row.get('workload', '')}/{row.get('scheduler', '')}/{row.get('strategy', '')}/p{row.get('producers', '')}"
+
+
 def instruction_counts(results_csv):
     """Instructions per event of each case of a run's results.csv, by workload/scheduler/strategy/pN."""
     counts = {}
     with open(results_csv, newline="") as file:
         for row in csv.DictReader(file):
             if row.get("metric") == "instructions_per_event" and row.get("value"):
-                counts[f"{row['workload']}/{row['scheduler']}/{row['strategy']}/p{row['producers']}"] = float(row["value"])
+                counts[case_name(row)] = float(row["value"])
     return counts
 
 
@@ -298,7 +303,7 @@ def regressed_rows(comparison_csv):
         return rows, estimates
     with open(comparison_csv, newline="") as file:
         for row in csv.DictReader(file):
-            name = f"{row.get('workload', '')}/{row.get('scheduler', '')}/{row.get('strategy', '')}/p{row.get('producers', '')}"
+            name = case_name(row)
             if row.get("verdict") == "regressed":
                 rows.append(f"{name} {row.get('metric')}")
             if row.get("metric") == CAMPAIGN.metric and name.startswith(CAMPAIGN.slowed) and row.get("ratio"):
