@@ -115,7 +115,7 @@ struct CaseIsolation: Sendable {
         let child = ChildProcess(
             executable: valgrind,
             arguments: InstructionCounter.valgrindArguments(output: output, executable: binary, arguments: ["_child"]),
-            environment: [:], name: executable)
+            environment: InstructionCounter.childEnvironment, name: executable)
         let reply = try child.run(
             ChildRequest(job: .counting(.instructions), cases: sized, options: options), observer: observer,
             idleTimeout: options.childTimeout, cancellation: cancellation)

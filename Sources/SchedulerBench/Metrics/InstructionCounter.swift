@@ -20,8 +20,12 @@ enum InstructionCounter {
     /// Whether this process runs under callgrind (the instruction-counting child).
     static var isActive: Bool { schedbench_callgrind_available() != 0 }
 
-    /// Attempts at a trial during which no thread of the process exits.
+    /// Attempts at a trial during which no thread of the process exits and, for a trial
+    /// shorter than `eventLoopInterval`, libdispatch's manager thread does not run.
     static let attempts = 3
+
+    /// The interval of libdispatch's worker pool monitor, in nanoseconds: one second.
+    static let eventLoopInterval: UInt64 = 1_000_000_000
 
     /// Runs `trial` with instrumentation on and has callgrind write its counts to a dump
     /// labelled `label`; `settle` runs after each attempt (the trial's teardown).
@@ -41,11 +45,19 @@ enum InstructionCounter {
     /// the trial runs again, up to `attempts` times; the last attempt counts whatever
     /// happened. Threads the trial starts and joins itself are not in the set before it.
     /// The set after the trial is read once the trial's threads have settled, so that a
-    /// thread whose exit began inside the trial and ended after it is caught too. That did
-    /// not remove the rare extra counts of the trampoline: in gates of the 50-case suite it
-    /// counted 120.0000 ± 0.0007 instructions an event in 24 of 28 counts and 733 or about
-    /// 1,420 instructions more in one trial of the other four, as it did 1 in 20 before;
-    /// their source is not found (docs/performance/journal.md, 2026-11-29, night).
+    /// thread whose exit began inside the trial and ended after it is caught too.
+    ///
+    /// An attempt is also thrown away when libdispatch's manager thread ran during it
+    /// (`EventLoopThreads`): once a second it runs the worker pool's monitor, which counts
+    /// about 1,400 instructions. The trampoline counted 120.0000 instructions an event in
+    /// 24 of 28 counts and 733 or about 1,420 instructions more in one trial of the other
+    /// four; a dump of such a trial, diffed by function against a plain one, held exactly
+    /// the monitor's wake-up (docs/performance/journal.md, 2026-11-30). Only an attempt
+    /// shorter than the monitor's interval (`eventLoopInterval`) is run again: the next
+    /// attempt starts soon after the wake-up, so a trial of well under a second fits
+    /// before the next one, and a trial longer than a second could not avoid one. Every
+    /// attempt starts only once that thread is back in its wait (`EventLoopThreads.idle`,
+    /// at most 2 s), so that it does not count the end of a wake-up.
     static func instrument(
         label: String, settle: () -> Void, afterSettling: ((TrialOutcome) -> Void)? = nil, _ trial: () throws -> TrialOutcome
     ) throws -> TrialOutcome {
@@ -55,6 +67,8 @@ enum InstructionCounter {
             // count or not, depending on how the threads were scheduled.
             MainThreadDriver.waitUntilMainThreadIsIdle(timeout: 2)
             let before = Set(CPUClock.threadIDs())
+            let eventLoops = EventLoopThreads.idle(timeout: 2)
+            let start = DispatchTime.now().uptimeNanoseconds
             schedbench_callgrind_zero()
             schedbench_callgrind_begin()
             let outcome: TrialOutcome
@@ -65,9 +79,11 @@ enum InstructionCounter {
                 throw error
             }
             schedbench_callgrind_end()
+            let elapsed = DispatchTime.now().uptimeNanoseconds - start
+            let eventLoopRan = eventLoops.anyRan
             settle()
             let after = Set(CPUClock.threadIDs())
-            if before.isSubset(of: after) || attempt == attempts {
+            if keeps(attempt: attempt, threadExited: !before.isSubset(of: after), eventLoopRan: eventLoopRan, elapsed: elapsed) {
                 if let afterSettling {
                     schedbench_callgrind_begin()
                     afterSettling(outcome)
@@ -79,6 +95,21 @@ enum InstructionCounter {
         }
         preconditionFailure("the last attempt returns")
     }
+
+    /// Whether the `attempt`th attempt at a trial counts: the last one always does; an
+    /// earlier one does unless a thread exited during it, or the event loop thread ran
+    /// during an attempt shorter than `eventLoopInterval` (`elapsed`, in nanoseconds).
+    static func keeps(attempt: Int, threadExited: Bool, eventLoopRan: Bool, elapsed: UInt64) -> Bool {
+        attempt >= attempts || !(threadExited || (eventLoopRan && elapsed < eventLoopInterval))
+    }
+
+    /// Variables the counting child runs with: jemalloc's time-based purging of unused
+    /// pages switched off (`dirty_decay_ms` and `muzzy_decay_ms` at -1). Purging runs on
+    /// an allocating thread when enough time has passed since the last, so whether a trial
+    /// pays for it depended on the clock: one trampoline trial counted 75,661 jemalloc
+    /// instructions more than the same trial in the other processes. The child lives for
+    /// one batch, so the pages it keeps are freed at its exit.
+    static let childEnvironment = ["MALLOC_CONF": "dirty_decay_ms:-1,muzzy_decay_ms:-1"]
 
     /// The label of the dump of the `index`th trial of a counting request.
     static func label(trial index: Int) -> String { "schedbench-trial-\(index)" }

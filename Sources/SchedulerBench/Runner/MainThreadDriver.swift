@@ -61,11 +61,10 @@ package enum MainThreadDriver {
     @discardableResult
     static func waitUntilMainThreadIsIdle(timeout: Double) -> Bool {
         guard driving.load(ordering: .acquiring) else { return false }
-        let path = "/proc/self/task/\(getpid())/syscall"
+        let main = getpid()
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return false }
-            if let number = text.split(separator: " ").first.flatMap({ Int($0) }), runLoopWaits.contains(number) { return true }
+            if let number = BlockingSyscall.number(ofThread: main), runLoopWaits.contains(number) { return true }
             usleep(100)
         }
         return false
