@@ -7,10 +7,11 @@ import Glibc
 ///
 /// On Linux that is libdispatch's manager thread. It runs the process's dispatch timers,
 /// and from the first use of a global queue on, once a second, the worker pool's monitor
-/// (`_dispatch_workq_monitor_pools`). Under callgrind one such wake-up counts about 700 to
-/// 1,500 instructions. A trial that is counted while the monitor fires has them added to
-/// its count. In a 50-case counting child, about half the trials contained a wake-up, and
-/// the trampoline's count (120 instructions an event) rose by 0.04–0.08 in 4 of 28 counts.
+/// (`_dispatch_workq_monitor_pools`). Under callgrind one such wake-up counts about 1,400
+/// instructions (1,431 in the trial diffed by function), and a trial that is counted
+/// while the monitor fires has them added to its count. In 50-case counting children,
+/// 40–50% of the trials held a wake-up, and the trampoline's count (120 instructions an
+/// event) rose by 0.04–0.08 in 4 of 28 counts.
 /// `InstructionCounter` lists these threads before a trial and asks afterwards whether one
 /// of them ran.
 ///
