@@ -19,6 +19,9 @@ package enum Metric: String, CaseIterable, Codable, CodingKeyRepresentable, Send
     case allocsPerEvent = "allocs_per_event"
     case bytesPerEvent = "bytes_per_event"
     case instructionsPerEvent = "instructions_per_event"
+    /// How far apart the two counts of `instructions_per_event` made in one process are, as
+    /// a fraction of their mean: 0 for a count that repeats exactly.
+    case instructionsRepeatDifference = "instructions_repeat_difference"
     case resourcesLeaked = "resources_leaked"
     case invariantViolations = "invariant_violations"
     case ticksExpected = "ticks_expected"
@@ -39,7 +42,7 @@ package enum Metric: String, CaseIterable, Codable, CodingKeyRepresentable, Send
         case .ctxVoluntary, .ctxInvoluntary, .threadsPeak, .threadsEnd, .resourcesLeaked,
             .invariantViolations, .ticksExpected, .ticksDelivered, .tickBacklogPeak, .pendingPeak, .spinnerMinViolations:
             return "count"
-        case .inlineShare, .spinnerShown: return "fraction"
+        case .inlineShare, .spinnerShown, .instructionsRepeatDifference: return "fraction"
         case .sourceSubscriptions: return "per load"
         case .rssPeak: return "bytes"
         case .allocsPerEvent: return "allocs/event"

@@ -103,7 +103,23 @@ package struct Comparison: Sendable {
         /// 10% shared by all the tests), so it is what this comparison could have flagged.
         /// Nil without an interval (`Estimator.single`).
         package var detectableChange: Double?
+        /// For `instructions_per_event`: the largest `instructions_repeat_difference` of any
+        /// run or round on either side, when it is more than `repeatLimit` of the threshold.
+        /// The row is then inconclusive, with no p-value, and takes no part in the family.
+        package var unstableRepeat: Double?
     }
+
+    /// The share of a row's threshold by which the two counts of `instructions_per_event`
+    /// made in one process may differ before the row is left undecided: a third (1% under
+    /// a 3% threshold).
+    ///
+    /// A count that moves between two counts of one process moves between processes too,
+    /// and two rounds a side cannot see that: `schedule.throughput` concurrent/perAction
+    /// counted 2,965 and 2,963 instructions an event in one side's two rounds of an A/A
+    /// gate and 3,529 and 3,527 in the other's, and regressed. Its two counts in one
+    /// process differed by 1.4–15% in 8 of 8 processes; the trampoline's by 0
+    /// (docs/performance/journal.md, "2026-11-30 (morning)").
+    package static let repeatLimit = 1.0 / 3
 
     /// What NEW was judged against.
     package enum Baseline: String, Sendable {
@@ -221,15 +237,18 @@ package struct Comparison: Sendable {
                     }
                 }
                 let decided = estimate(confidence)
+                let unstable = Self.unstableRepeat(metric, [newResult] + runs, threshold: threshold)
                 rows.append(
                     Row(
                         benchCase: newResult.benchCase, metric: metric, baseMedian: baseMedian, newMedian: newMedian,
                         baseTrials: baseValues.reduce(0) { $0 + $1.count }, newTrials: newValues.count, baseRuns: baseValues.count,
                         estimate: decided, interval95: estimate(0.975),
-                        threshold: threshold, verdict: Self.verdict(decided, metric: metric, threshold: threshold, estimator: estimator),
+                        threshold: threshold,
+                        verdict: unstable != nil ? .inconclusive : Self.verdict(decided, metric: metric, threshold: threshold, estimator: estimator),
                         estimator: estimator,
-                        pValue: estimator == .single || estimator == .windowRange
-                            ? nil : Self.worse(decided, metric)?.pValue(ratioAtMost: 1 + threshold)))
+                        pValue: estimator == .single || estimator == .windowRange || unstable != nil
+                            ? nil : Self.worse(decided, metric)?.pValue(ratioAtMost: 1 + threshold),
+                        unstableRepeat: unstable))
             }
         }
         hypotheses = 0
@@ -245,6 +264,16 @@ package struct Comparison: Sendable {
             guard let value = record.metrics[metric], let baseValue = baseByTrial[record.trial] else { return nil }
             return (baseValue, max(value, floor))
         }
+    }
+
+    /// The largest `instructions_repeat_difference` in `results` when `metric` is
+    /// `instructions_per_event` and it is more than `repeatLimit` of `threshold`; else nil.
+    static func unstableRepeat(_ metric: Metric, _ results: [CaseResult], threshold: Double) -> Double? {
+        guard metric == .instructionsPerEvent,
+            let largest = results.flatMap({ $0.values(.instructionsRepeatDifference) }).max(),
+            largest > threshold * repeatLimit
+        else { return nil }
+        return largest
     }
 
     /// Which estimate a row gets: paired with two pairs or more; a window of two runs or

@@ -5,7 +5,9 @@ import Foundation
 /// `comparison.csv`: a `Comparison` as one row per case × metric, for tools (`compare
 /// --format csv` prints the same text; `gate` writes it next to both sides' results).
 /// `estimator` names how the row's bounds were made (`Comparison.Estimator`: welch,
-/// paired, window or single), and so the rule that decided its verdict.
+/// paired, window or single), and so the rule that decided its verdict; `unstable_repeat`
+/// is set on an `instructions_per_event` row left undecided because its two counts in one
+/// process differed by that fraction (`Comparison.repeatLimit`).
 package enum ComparisonFile {
     package static let name = "comparison.csv"
 
@@ -13,7 +15,7 @@ package enum ComparisonFile {
         BenchCase.columns + [
             "metric", "base_median", "new_median", "base_trials", "new_trials",
             "ratio", "ratio_low", "ratio_high", "ci95_low", "ci95_high", "threshold", "verdict",
-            "p_value", "p_adjusted", "detectable_change", "base_runs", "estimator",
+            "p_value", "p_adjusted", "detectable_change", "base_runs", "estimator", "unstable_repeat",
         ]
 
     /// The CSV text.
@@ -30,7 +32,7 @@ package enum ComparisonFile {
                 row.interval95.map { format($0.high) } ?? "",
                 format(row.threshold), row.verdict.rawValue,
                 row.pValue.map(format) ?? "", row.adjustedPValue.map(format) ?? "", row.detectableChange.map(format) ?? "",
-                String(row.baseRuns), row.estimator.rawValue,
+                String(row.baseRuns), row.estimator.rawValue, row.unstableRepeat.map(format) ?? "",
             ]
         }
         return String(decoding: try CSVFile.render(header: header, rows: rows), as: UTF8.self)

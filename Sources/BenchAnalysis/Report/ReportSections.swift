@@ -374,6 +374,15 @@ enum ReportSections {
         }
         if rows.isEmpty { return html + note("No case and metric measured on both sides.") }
         html += figures([ForestPlot(title: "Change per case and metric", rows: rows).render(id: chartID("comparison"))])
+        let unstable = sorted.filter { $0.unstableRepeat != nil }
+        if !unstable.isEmpty {
+            html +=
+                note("Left undecided: the two instruction counts made in one process differed by more than a third of the threshold.")
+                + "<ul>"
+                + unstable.map { row in
+                    "<li>\(escape(labels[row.benchCase]!)) \(row.metric.rawValue): \(String(format: "%.1f%%", row.unstableRepeat! * 100))</li>"
+                }.joined() + "</ul>"
+        }
         if !comparison.onlyInBase.isEmpty || !comparison.onlyInNew.isEmpty {
             html +=
                 "<ul>" + comparison.onlyInBase.map { "<li>only in BASE: \(escape(label($0)))</li>" }.joined()

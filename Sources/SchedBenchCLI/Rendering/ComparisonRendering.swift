@@ -90,6 +90,10 @@ enum ComparisonRendering {
         switch row.verdict {
         case .regressed: return markdown ? "**regressed**" : "regressed"
         case .inconclusive:
+            if let unstable = row.unstableRepeat {
+                return "inconclusive (unstable count: two counts in one process differed by \(percent(unstable)), "
+                    + "more than \(percent(row.threshold * Comparison.repeatLimit)))"
+            }
             if row.estimator == .single { return "inconclusive (one value a side: no interval)" }
             if row.estimator == .windowRange { return "inconclusive (past every run of the window: one count a run is not judged)" }
             guard let detectable = row.detectableChange else { return "inconclusive" }

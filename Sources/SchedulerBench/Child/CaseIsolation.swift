@@ -6,7 +6,7 @@ import Foundation
 /// (`ChildProcess`, `ChildRequest`):
 /// - `countAllocations`: the allocation trial where jemalloc counts exactly (thread caches
 ///   off, `AllocationCounter.environment`);
-/// - `countInstructions`: two trials a case under callgrind, every case of a run in one
+/// - `countInstructions`: three trials a case under callgrind, every case of a run in one
 ///   child (`InstructionCounter`).
 struct CaseIsolation: Sendable {
     /// The schedbench binary children run (this one, unless a test says otherwise).
@@ -27,18 +27,24 @@ struct CaseIsolation: Sendable {
         return try Self.single(reply, benchCase, child.name).result
     }
 
-    /// Instructions per event as a marginal cost: the case is counted at a tenth of its
-    /// events and at all of them; the difference in instructions over the difference in
-    /// operations cancels setup and teardown (threads, subscriptions). Returns trial 0 with
-    /// `instructions_per_event` and both trials' violations.
+    /// Instructions per event as a marginal cost, counted twice in one process: the case
+    /// runs at a tenth of its events, then twice at half of them. Each half's instructions
+    /// less the tenth's, over its operations less the tenth's, is one count (setup and
+    /// teardown, threads and subscriptions, cancel); `instructions_per_event` is their mean
+    /// and `instructions_repeat_difference` how far apart they are (`repeatDifference`).
+    /// The three trials run 1.1 times the case's events, as many as a tenth and a whole
+    /// did. Returns trial 0 with both metrics and every trial's violations.
     func countInstructions(_ benchCase: BenchCase, options: RunOptions) throws -> CaseResult {
         let sized = sizedTrials([benchCase])
         let (reply, counts, name) = try countBatch(sized, options: options, observer: SilentObserver())
-        return try Self.instructionsPerEvent(benchCase, [(reply.outcomes[0], counts[0]), (reply.outcomes[1], counts[1])], name)
+        return try Self.instructionsPerEvent(benchCase, sized.indices.map { (reply.outcomes[$0], counts[$0]) }, name)
     }
 
     /// The share of a case's events its smaller counting trial runs.
     static let smallerTrialDivisor = 10
+
+    /// Counting trials a case: the smaller one, then the two that are counted.
+    static let trialsPerCase = 3
 
     /// The most children that count at once unless the options say
     /// (`RunOptions.countingChildren`): valgrind runs a process's threads one at a time, so
@@ -49,8 +55,8 @@ struct CaseIsolation: Sendable {
     /// callgrind as `countingChildren` (or the options) allow, which pay valgrind's
     /// start-up (about 5 s here) once each: the cases are cut into that many runs of
     /// consecutive cases, the same cut for the same cases on the same machine, so a gate's
-    /// two sides count each case after the same others. In a child, each case's two sizes
-    /// run back to back (the second without a warmup of its own), each trial writing a
+    /// two sides count each case after the same others. In a child, each case's three trials
+    /// run back to back (the second and third without a warmup of their own), each trial writing a
     /// dump of its own. A case the child could not count has its error. The cases of a
     /// child that failed (it died, or fell silent for `options.childTimeout`) are left out
     /// of the answer, to be counted alone. Throws `Interrupted` once `cancellation` is
@@ -71,7 +77,8 @@ struct CaseIsolation: Sendable {
                 let (reply, counts, name) = try countBatch(sizedTrials(chunk), options: options, observer: observer)
                 var results: [BenchCase: Result<CaseResult, BenchError>] = [:]
                 for (position, benchCase) in chunk.enumerated() {
-                    let trials = [2 * position, 2 * position + 1].map { (reply.outcomes[$0], counts[$0]) }
+                    let first = Self.trialsPerCase * position
+                    let trials = (first..<first + Self.trialsPerCase).map { (reply.outcomes[$0], counts[$0]) }
                     results[benchCase] = Result { try Self.instructionsPerEvent(benchCase, trials, name) }.mapError { BenchError($0) }
                 }
                 return results
@@ -90,12 +97,14 @@ struct CaseIsolation: Sendable {
         return results
     }
 
-    /// Each case at a tenth of its events, then at all of them.
+    /// Each case at a tenth of its events, then twice at half of them.
     private func sizedTrials(_ cases: [BenchCase]) -> [BenchCase] {
         cases.flatMap { benchCase -> [BenchCase] in
             var smaller = benchCase
             smaller.events = max(1, benchCase.events / Self.smallerTrialDivisor)
-            return [smaller, benchCase]
+            var half = benchCase
+            half.events = max(smaller.events + 1, benchCase.events / 2)
+            return [smaller, half, half]
         }
     }
 
@@ -127,7 +136,8 @@ struct CaseIsolation: Sendable {
         return (reply, sized.indices.map { counts[InstructionCounter.label(trial: $0)] }, child.name)
     }
 
-    /// A case's result from its two counting trials (a tenth of its events, then all).
+    /// A case's result from its counting trials (`sizedTrials`: the smaller one, then the
+    /// two counted).
     private static func instructionsPerEvent(
         _ benchCase: BenchCase, _ trials: [(ChildReply.CaseOutcome, UInt64?)], _ name: String
     ) throws -> CaseResult {
@@ -151,19 +161,36 @@ struct CaseIsolation: Sendable {
             }
             result.violationSamples += counted.violationSamples
         }
-        let operations = counts[1].operations - counts[0].operations
-        guard operations > 0, counts[1].instructions >= counts[0].instructions else {
-            throw BenchError.caseCannotRun(
-                "cannot count instructions per event: \(counts[0].instructions) and \(counts[1].instructions) instructions "
-                    + "for \(counts[0].operations) and \(counts[1].operations) operations at \(trials[0].0.benchCase.events) and \(benchCase.events) events")
+        let smaller = counts[0]
+        let perEvent = try counts.dropFirst().map { counted -> Double in
+            let operations = counted.operations - smaller.operations
+            guard operations > 0, counted.instructions >= smaller.instructions else {
+                throw BenchError.caseCannotRun(
+                    "cannot count instructions per event: \(smaller.instructions) and \(counted.instructions) instructions "
+                        + "for \(smaller.operations) and \(counted.operations) operations at \(trials[0].0.benchCase.events) "
+                        + "and \(trials[1].0.benchCase.events) events")
+            }
+            return Double(counted.instructions - smaller.instructions) / Double(operations)
         }
         result.addCounting(
             TrialRecord(
                 benchCase: benchCase, trial: TrialRecord.countingTrial,
                 metrics: [
-                    .instructionsPerEvent: Double(counts[1].instructions - counts[0].instructions) / Double(operations)
+                    .instructionsPerEvent: perEvent.reduce(0, +) / Double(perEvent.count),
+                    .instructionsRepeatDifference: repeatDifference(perEvent),
                 ]))
         return result
+    }
+
+    /// How far apart a case's counts in one process are: the largest less the smallest,
+    /// over their mean (0 when they are equal or all zero). A count that is a property of
+    /// the build repeats (the trampoline's exactly); one that moves within a process moves
+    /// between processes too, and `Comparison` leaves it undecided. The reverse does not
+    /// hold: a count can keep one level for a whole process and another in the next.
+    static func repeatDifference(_ counts: [Double]) -> Double {
+        guard let low = counts.min(), let high = counts.max() else { return 0 }
+        let mean = counts.reduce(0, +) / Double(counts.count)
+        return mean > 0 ? (high - low) / mean : 0
     }
 
     /// The one case a single-case reply must hold, or the error the child reported for it.

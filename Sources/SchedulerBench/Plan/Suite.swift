@@ -87,7 +87,7 @@ package struct Suite: Sendable {
     /// The pull-request gate's instruction step (`--instructions`): the throughput workloads
     /// on every scheduler and strategy the quick suite runs (the peers included), one
     /// producer, each sized for callgrind. Counting runs a case at a tenth of its events and
-    /// at all of them, so the sizes keep each case's counted instructions near a hundred
+    /// twice at half of them, so the sizes keep each case's counted instructions near a hundred
     /// million or below: a subscribe(on:) cycle costs about 31,000 instructions, an
     /// observe(on:) hand-off through dispatch 7,000 (RxSwift's generic one and
     /// `asyncChannel` 15,000–24,000), a virtual-time action 32,000, the core's own paths a

@@ -39,7 +39,7 @@ import Synchronization
 /// The spin runs once the trial's threads have settled: spun inside the trial, right after
 /// its events, it let threads still winding down run in its time slices, and asked 1% of
 /// observe(on:) `currentThread`/`reference`'s count it added 2.5%. A count is the marginal
-/// cost between a trial of a tenth of the events and one of all of them, so the spin adds
+/// cost between a trial of a tenth of the events and one of half of them, so the spin adds
 /// `TURNS` turns' instructions to each event, with no fixed part: the per-event spin's call
 /// and locked operation alone add 15 instructions an event, +13% of the trampoline's
 /// count, whatever is asked. `scripts/validate-gate.py --instructions` sizes `TURNS` from

@@ -273,7 +273,7 @@ final class ComparisonTests: XCTestCase {
         XCTAssertTrue(csv.hasPrefix(ComparisonFile.header.joined(separator: ",")))
         XCTAssertEqual(csv.split(separator: "\n").count, 1 + comparison.rows.count)
         XCTAssertTrue(csv.contains(",regressed"))
-        XCTAssertTrue(csv.hasSuffix(",welch\n") || csv.hasSuffix(",welch"), "the estimator closes each row")
+        XCTAssertTrue(csv.hasSuffix(",welch,\n") || csv.hasSuffix(",welch,"), "the estimator, then no unstable repeat, close each row")
     }
 
     func testDecisionPutsMismatchBeforeCorrectnessBeforeRegression() {
@@ -289,5 +289,69 @@ final class ComparisonTests: XCTestCase {
             return XCTFail("an empty BASE must be a mismatch")
         }
         XCTAssertTrue(problem.contains("0 cases in A"), problem)
+    }
+
+    /// A gate's two sides counted one case by rounds, each round's count with how far its
+    /// two counts in one process were apart.
+    private func counted(_ rounds: [(instructions: Double, repeatDifference: Double)], allocs: Double = 3) -> CaseResult {
+        let benchCase = BenchCase(
+            suite: "instructions", workload: .scheduleThroughput, scheduler: .concurrent, strategy: .perAction,
+            producers: 1, events: 20_000, payloadBytes: 0, rateHz: 0)
+        return CaseResult(
+            benchCase: benchCase,
+            trials: rounds.enumerated().map { round, counts in
+                TrialRecord(
+                    benchCase: benchCase, trial: round + 1,
+                    metrics: [
+                        .instructionsPerEvent: counts.instructions, .instructionsRepeatDifference: counts.repeatDifference,
+                        .allocsPerEvent: allocs,
+                    ])
+            })
+    }
+
+    /// The A/A gate that failed (2026-11-30): each side's two rounds agreed within 0.1%, the
+    /// sides differed by 19%, and the case's two counts in one process moved by 2–15%. With
+    /// those moves recorded the row is left undecided, out of the family, and says why;
+    /// with counts that repeat (the seeded bug: the rule not applied), it regresses.
+    func testAnInstructionCountThatMovesWithinOneProcessIsLeftUndecided() throws {
+        let thresholds = Thresholds(metrics: [.instructionsPerEvent: 0.03, .allocsPerEvent: 0.05])
+        func comparison(baseRepeat: Double, newRepeat: Double) -> Comparison {
+            Comparison(
+                base: [counted([(2_965, baseRepeat), (2_963, baseRepeat)])], new: [counted([(3_529, newRepeat), (3_527, newRepeat)])],
+                thresholds: thresholds, metrics: [.instructionsPerEvent, .allocsPerEvent], paired: true)
+        }
+        let unstable = comparison(baseRepeat: 0.004, newRepeat: 0.052)
+        let row = try XCTUnwrap(unstable.rows.first { $0.metric == .instructionsPerEvent })
+        XCTAssertEqual(row.verdict, .inconclusive)
+        XCTAssertEqual(try XCTUnwrap(row.unstableRepeat), 0.052, accuracy: 1e-12, "the largest move of either side")
+        XCTAssertNil(row.pValue)
+        XCTAssertNil(row.adjustedPValue)
+        XCTAssertEqual(unstable.hypotheses, 1, "only the allocation row is tested")
+        XCTAssertEqual(unstable.rows.first { $0.metric == .allocsPerEvent }?.unstableRepeat, nil, "other metrics are not affected")
+        XCTAssertEqual(unstable.verdict, .inconclusive)
+
+        let repeating = comparison(baseRepeat: 0.0, newRepeat: 0.009)
+        let decided = try XCTUnwrap(repeating.rows.first { $0.metric == .instructionsPerEvent })
+        XCTAssertNil(decided.unstableRepeat, "0.9% is within a third of the 3% threshold")
+        XCTAssertEqual(decided.verdict, .regressed)
+        XCTAssertEqual(repeating.hypotheses, 2)
+    }
+
+    /// The limit is a share of the row's own threshold, and a count with no recorded
+    /// repeat (a run made before the metric existed) is decided as before.
+    func testTheRepeatLimitFollowsTheThreshold() {
+        XCTAssertNil(Comparison.unstableRepeat(.instructionsPerEvent, [counted([(100, 0.02)])], threshold: 0.09))
+        XCTAssertEqual(Comparison.unstableRepeat(.instructionsPerEvent, [counted([(100, 0.02)])], threshold: 0.03), 0.02)
+        XCTAssertNil(Comparison.unstableRepeat(.allocsPerEvent, [counted([(100, 0.5)])], threshold: 0.03))
+        let old = CaseResult(
+            benchCase: counted([]).benchCase, trials: [TrialRecord(benchCase: counted([]).benchCase, trial: 1, metrics: [.instructionsPerEvent: 100])])
+        XCTAssertNil(Comparison.unstableRepeat(.instructionsPerEvent, [old], threshold: 0.03))
+        let csv = try? ComparisonFile.render(
+            Comparison(
+                base: [counted([(100, 0), (100, 0)])], new: [counted([(130, 0.05), (130, 0.05)])], thresholds: Thresholds(),
+                metrics: [.instructionsPerEvent], paired: true))
+        let lines = csv?.split(separator: "\n") ?? []
+        XCTAssertEqual(lines.first?.split(separator: ",").last, "unstable_repeat")
+        XCTAssertEqual(lines.last?.split(separator: ",", omittingEmptySubsequences: false).last, "0.05")
     }
 }

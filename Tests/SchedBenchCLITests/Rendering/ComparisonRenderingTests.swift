@@ -85,4 +85,27 @@ final class ComparisonRenderingTests: XCTestCase {
         // Printed with its own line break, which the file ends with.
         XCTAssertEqual(try ComparisonRendering.render(comparison(), format: .csv) + "\n", try ComparisonFile.render(comparison()))
     }
+
+    /// A count left undecided because it moved within one process says so, with the move
+    /// and the limit it passed.
+    func testAnUnstableCountSaysWhyItWasLeftUndecided() throws {
+        let benchCase = BenchCase(
+            suite: "instructions", workload: .scheduleThroughput, scheduler: .concurrent, strategy: .perAction,
+            producers: 1, events: 20_000, payloadBytes: 0, rateHz: 0)
+        func result(_ instructions: Double, _ repeatDifference: Double) -> CaseResult {
+            CaseResult(
+                benchCase: benchCase,
+                trials: (1...2).map {
+                    TrialRecord(
+                        benchCase: benchCase, trial: $0,
+                        metrics: [.instructionsPerEvent: instructions, .instructionsRepeatDifference: repeatDifference])
+                })
+        }
+        let comparison = Comparison(
+            base: [result(2_965, 0.004)], new: [result(3_529, 0.052)], thresholds: Thresholds(metrics: [.instructionsPerEvent: 0.03]),
+            metrics: [.instructionsPerEvent], paired: true)
+        let markdown = try ComparisonRendering.render(comparison, format: .markdown)
+        XCTAssertTrue(
+            markdown.contains("| inconclusive (unstable count: two counts in one process differed by 5.2%, more than 1.0%) |"), markdown)
+    }
 }
