@@ -118,6 +118,25 @@ final class RunReportTests: XCTestCase {
         XCTAssertTrue(unchanged.contains(": 0 regressed, 0 improved,"), "the same run on both sides")
     }
 
+    /// An instruction count that moved within one process is listed under the plot with
+    /// its move, since the plot shows it only as inconclusive.
+    func testAComparisonListsTheUnstableCounts() {
+        func counted(_ instructions: Double, repeatDifference: Double) -> ReportInput {
+            let benchCase = BenchCase(
+                suite: "instructions", workload: .scheduleThroughput, scheduler: .concurrent, strategy: .perAction, producers: 1,
+                events: 20_000, payloadBytes: 0, rateHz: 0)
+            let counting = TrialRecord(
+                benchCase: benchCase, trial: TrialRecord.countingTrial,
+                metrics: [.instructionsPerEvent: instructions, .instructionsRepeatDifference: repeatDifference])
+            return ReportInput(path: "r", cases: [CaseResult(benchCase: benchCase, trials: [counting])], provenance: nil)
+        }
+        let html = RunReport.render(run: counted(3_529, repeatDifference: 0.052), base: counted(2_965, repeatDifference: 0.004))
+        XCTAssertTrue(html.contains("Left undecided: the two instruction counts made in one process differed"), html)
+        XCTAssertTrue(html.contains("instructions_per_event: 5.2%</li>"), html)
+        let steady = RunReport.render(run: counted(2_966, repeatDifference: 0.001), base: counted(2_965, repeatDifference: 0))
+        XCTAssertFalse(steady.contains("Left undecided"))
+    }
+
     /// Defect: the report of an interrupted run did not say it was partial.
     func testAPartialRunSaysSo() {
         var partial = run(drainScale: 1)
