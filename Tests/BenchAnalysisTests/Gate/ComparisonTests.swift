@@ -310,9 +310,9 @@ final class ComparisonTests: XCTestCase {
     }
 
     /// The A/A gate that failed (2026-11-30): each side's two rounds agreed within 0.1%, the
-    /// sides differed by 19%, and the case's two counts in one process moved by 2–15%. With
-    /// those moves recorded the row is left undecided, out of the family, and says why;
-    /// with counts that repeat (the seeded bug: the rule not applied), it regresses.
+    /// sides differed by 19%, and the case's two counts in one process are 1.4–15% apart.
+    /// With such a move recorded the row is left undecided, out of the family; with moves
+    /// within the limit the same rounds regress, as every row did before the rule.
     func testAnInstructionCountThatMovesWithinOneProcessIsLeftUndecided() throws {
         let thresholds = Thresholds(metrics: [.instructionsPerEvent: 0.03, .allocsPerEvent: 0.05])
         func comparison(baseRepeat: Double, newRepeat: Double) -> Comparison {
