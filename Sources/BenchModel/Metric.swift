@@ -19,8 +19,8 @@ package enum Metric: String, CaseIterable, Codable, CodingKeyRepresentable, Send
     case allocsPerEvent = "allocs_per_event"
     case bytesPerEvent = "bytes_per_event"
     case instructionsPerEvent = "instructions_per_event"
-    /// How far apart the two counts of `instructions_per_event` made in one process are, as
-    /// a fraction of their mean: 0 for a count that repeats exactly.
+    /// How far apart the two counts of `instructions_per_event` are, made in two processes,
+    /// as a fraction of their mean: 0 for a count that repeats exactly.
     case instructionsRepeatDifference = "instructions_repeat_difference"
     case resourcesLeaked = "resources_leaked"
     case invariantViolations = "invariant_violations"

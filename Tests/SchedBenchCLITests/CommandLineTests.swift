@@ -242,7 +242,8 @@ final class CommandLineTests: SchedBenchTestCase {
     /// machine is (20 of 20 runs exact with both cores busy). The main thread's run loop,
     /// waking up or still leaving a block during the trial, used to move it by up to 5%
     /// under load; the 0.1% tolerance leaves room only for the allocator's shared state.
-    /// The same holds for its two counts within one process (`instructions_repeat_difference`).
+    /// The same holds for its two counts in the run's two counting processes
+    /// (`instructions_repeat_difference`).
     func testInstructionCountsRepeatForASingleThreadedCaseHoweverLoadedTheMachineIs() throws {
         guard ExecutableSearch.onPath("valgrind") != nil else { throw XCTSkip("valgrind is not installed") }
         var counts: [String] = []
@@ -262,7 +263,7 @@ final class CommandLineTests: SchedBenchTestCase {
             counts += rows.compactMap { $0["value"] }
             let repeated = results.filter { $0["metric"] == Metric.instructionsRepeatDifference.rawValue }
             XCTAssertEqual(repeated.count, 1)
-            XCTAssertLessThanOrEqual(try XCTUnwrap(Double(repeated.first?["value"] ?? "")), 0.001, "its two counts in one process agree")
+            XCTAssertLessThanOrEqual(try XCTUnwrap(Double(repeated.first?["value"] ?? "")), 0.001, "its two counts, in two processes, agree")
         }
         XCTAssertEqual(counts.count, 2)
         let (first, second) = (Double(counts[0]) ?? 0, Double(counts[1]) ?? 0)

@@ -109,16 +109,17 @@ package struct Comparison: Sendable {
         package var unstableRepeat: Double?
     }
 
-    /// The share of a row's threshold by which the two counts of `instructions_per_event`
-    /// made in one process may differ before the row is left undecided: a third (1% under
-    /// a 3% threshold).
+    /// The share of a row's threshold by which the two counts of `instructions_per_event`,
+    /// made in two processes, may differ before the row is left undecided: a third (1%
+    /// under a 3% threshold).
     ///
-    /// A count that moves between two counts of one process moves between processes too,
-    /// and two rounds a side cannot see that: `schedule.throughput` concurrent/perAction
-    /// counted 2,965 and 2,963 instructions an event in one side's two rounds of an A/A
-    /// gate and 3,529 and 3,527 in the other's, and regressed. Its two counts in one
-    /// process differed by 1.4–15% in 8 of 8 processes; the trampoline's by 0
-    /// (docs/performance/journal.md, "2026-11-30 (morning)").
+    /// Two rounds a side cannot see a count that moves between processes:
+    /// `schedule.throughput` concurrent/perAction counted 2,965 and 2,963 instructions an
+    /// event in one side's two rounds of an A/A gate and 3,529 and 3,527 in the other's,
+    /// and regressed. Two counts of it in one process differed by 1.4–15% in 8 of 8
+    /// processes; the trampoline's by 0 (docs/performance/journal.md, "2026-11-30
+    /// (morning)"). Observe(on:) `reference` on `serial` keeps one of two levels for a whole
+    /// process, which only counts from two processes show.
     package static let repeatLimit = 1.0 / 3
 
     /// What NEW was judged against.

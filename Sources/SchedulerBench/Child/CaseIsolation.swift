@@ -6,8 +6,8 @@ import Foundation
 /// (`ChildProcess`, `ChildRequest`):
 /// - `countAllocations`: the allocation trial where jemalloc counts exactly (thread caches
 ///   off, `AllocationCounter.environment`);
-/// - `countInstructions`: three trials a case under callgrind, every case of a run in one
-///   child (`InstructionCounter`).
+/// - `countInstructions`: two trials a case in each of two children under callgrind, each
+///   child counting a run of consecutive cases (`InstructionCounter`).
 struct CaseIsolation: Sendable {
     /// The schedbench binary children run (this one, unless a test says otherwise).
     var executable: String = ChildProcess.currentExecutable
@@ -27,84 +27,122 @@ struct CaseIsolation: Sendable {
         return try Self.single(reply, benchCase, child.name).result
     }
 
-    /// Instructions per event as a marginal cost, counted twice in one process: the case
-    /// runs at a tenth of its events, then twice at half of them. Each half's instructions
-    /// less the tenth's, over its operations less the tenth's, is one count (setup and
-    /// teardown, threads and subscriptions, cancel); `instructions_per_event` is their mean
-    /// and `instructions_repeat_difference` how far apart they are (`repeatDifference`).
-    /// The three trials run 1.1 times the case's events, as many as a tenth and a whole
-    /// did. Returns trial 0 with both metrics and every trial's violations.
+    /// Instructions per event as a marginal cost, counted once in each of two processes:
+    /// in each, the case runs at a tenth of its events, then at half of them, and the
+    /// half's instructions less the tenth's, over its operations less the tenth's, is one
+    /// count (setup and teardown, threads and subscriptions, cancel).
+    /// `instructions_per_event` is the mean of the two counts and
+    /// `instructions_repeat_difference` how far apart they are (`repeatDifference`). The two
+    /// children run one after the other. Returns the first trial with both metrics and
+    /// every trial's violations.
     func countInstructions(_ benchCase: BenchCase, options: RunOptions) throws -> CaseResult {
         let sized = sizedTrials([benchCase])
-        let (reply, counts, name) = try countBatch(sized, options: options, observer: SilentObserver())
-        return try Self.instructionsPerEvent(benchCase, sized.indices.map { (reply.outcomes[$0], counts[$0]) }, name)
+        var processes: [[(ChildReply.CaseOutcome, UInt64?)]] = []
+        var name = executable
+        for _ in 0..<Self.processesPerCase {
+            let (reply, counts, child) = try countBatch(sized, options: options, observer: SilentObserver())
+            processes.append(sized.indices.map { (reply.outcomes[$0], counts[$0]) })
+            name = child
+        }
+        return try Self.instructionsPerEvent(benchCase, processes, name)
     }
 
     /// The share of a case's events its smaller counting trial runs.
     static let smallerTrialDivisor = 10
 
-    /// Counting trials a case: the smaller one, then the two that are counted.
-    static let trialsPerCase = 3
+    /// Counting trials a case in each counting process: the smaller one, then the counted one.
+    static let trialsPerCase = 2
+
+    /// The processes that count each case, once each. A case's count can keep one level for
+    /// a whole process and take another in the next (observe(on:) `reference` on `serial`:
+    /// about 7,100 instructions an event in some processes, 8,450 in others, each within
+    /// 0.4% of itself), so two counts made in one process could not show it, and a gate
+    /// whose rounds fell on one level on one side and the other on the other side called an
+    /// unchanged build 16% improved. Two processes a case show it as two counts apart.
+    static let processesPerCase = 2
 
     /// The most children that count at once unless the options say
     /// (`RunOptions.countingChildren`): valgrind runs a process's threads one at a time, so
     /// each child keeps one processor busy.
     static var countingChildren: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)) }
 
-    /// `countInstructions(_:options:)` for every case of `cases`, in as many children under
-    /// callgrind as `countingChildren` (or the options) allow, which pay valgrind's
-    /// start-up (about 5 s here) once each: the cases are cut into that many runs of
-    /// consecutive cases, the same cut for the same cases on the same machine, so a gate's
-    /// two sides count each case after the same others. In a child, each case's three trials
-    /// run back to back (the second and third without a warmup of their own), each trial writing a
-    /// dump of its own. A case the child could not count has its error. The cases of a
-    /// child that failed (it died, or fell silent for `options.childTimeout`) are left out
-    /// of the answer, to be counted alone. Throws `Interrupted` once `cancellation` is
+    /// `countInstructions(_:options:)` for every case of `cases`, in children under
+    /// callgrind, at most `countingChildren` (or the options' number) at a time, which pay
+    /// valgrind's start-up (about 5 s here) once each. The cases are cut into runs of
+    /// consecutive cases, one run for every `processesPerCase` children that may run at
+    /// once (at least one), the same cut for the same cases on the same machine, so a
+    /// gate's two sides count each case after the same others; each run is counted by
+    /// `processesPerCase` children, each of its own. In a child, each case's two trials run
+    /// back to back (the second without a warmup of its own), each trial writing a dump of
+    /// its own. A case the children could not count has its error. The cases of a run that
+    /// a child failed (it died, or fell silent for `options.childTimeout`) are left out of
+    /// the answer, to be counted alone. Throws `Interrupted` once `cancellation` is
     /// cancelled. `observer` hears each trial start (`trialStarted`, the counting trial of
     /// the case at the size it runs).
     func countInstructions(
         _ cases: [BenchCase], options: RunOptions, observer: any BenchObserver = SilentObserver()
     ) throws -> [BenchCase: Result<CaseResult, BenchError>] {
         guard !cases.isEmpty else { return [:] }
-        let children = min(max(1, options.countingChildren ?? Self.countingChildren), cases.count)
-        let chunks = (0..<children).map { index in
-            Array(cases[(cases.count * index / children)..<(cases.count * (index + 1) / children)])
-        }
-        let answers = Locked([Result<[BenchCase: Result<CaseResult, BenchError>], Error>?](repeating: nil, count: children))
-        DispatchQueue.concurrentPerform(iterations: children) { index in
-            let answer = Result { () -> [BenchCase: Result<CaseResult, BenchError>] in
-                let chunk = chunks[index]
-                let (reply, counts, name) = try countBatch(sizedTrials(chunk), options: options, observer: observer)
-                var results: [BenchCase: Result<CaseResult, BenchError>] = [:]
-                for (position, benchCase) in chunk.enumerated() {
-                    let first = Self.trialsPerCase * position
-                    let trials = (first..<first + Self.trialsPerCase).map { (reply.outcomes[$0], counts[$0]) }
-                    results[benchCase] = Result { try Self.instructionsPerEvent(benchCase, trials, name) }.mapError { BenchError($0) }
-                }
-                return results
+        let slots = max(1, options.countingChildren ?? Self.countingChildren)
+        let plan = Self.countingPlan(cases: cases.count, slots: slots)
+        let chunks = plan.chunks.map { Array(cases[$0]) }
+        let jobs = plan.jobs
+        typealias Counted = (reply: ChildReply, counts: [UInt64?], name: String)
+        let answers = Locked([Result<Counted, Error>?](repeating: nil, count: jobs.count))
+        let next = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: min(slots, jobs.count)) { _ in
+            while let index = next.withLock({ next -> Int? in
+                guard next < jobs.count else { return nil }
+                defer { next += 1 }
+                return next
+            }) {
+                let answer = Result { try countBatch(sizedTrials(chunks[jobs[index].chunk]), options: options, observer: observer) }
+                answers.withLock { $0[index] = answer }
             }
-            answers.withLock { $0[index] = answer }
         }
+        let answered = answers.withLock { $0 }
         var results: [BenchCase: Result<CaseResult, BenchError>] = [:]
-        for answer in answers.withLock({ $0 }) {
-            switch answer {
-            case .success(let counted)?: results.merge(counted) { first, _ in first }
-            case .failure(let error as Interrupted)?: throw error
-            case .failure(BenchError.toolMissing(let problem))?: throw BenchError.toolMissing(problem)
-            case .failure?, nil: continue
+        for (chunkIndex, chunk) in chunks.enumerated() {
+            var processes: [Counted] = []
+            for (index, job) in jobs.enumerated() where job.chunk == chunkIndex {
+                switch answered[index] {
+                case .success(let counted)?: processes.append(counted)
+                case .failure(let error as Interrupted)?: throw error
+                case .failure(BenchError.toolMissing(let problem))?: throw BenchError.toolMissing(problem)
+                case .failure?, nil: continue
+                }
+            }
+            guard processes.count == Self.processesPerCase else { continue }
+            for (position, benchCase) in chunk.enumerated() {
+                let first = Self.trialsPerCase * position
+                let trials = processes.map { process in
+                    (first..<first + Self.trialsPerCase).map { (process.reply.outcomes[$0], process.counts[$0]) }
+                }
+                results[benchCase] = Result { try Self.instructionsPerEvent(benchCase, trials, processes[0].name) }.mapError { BenchError($0) }
             }
         }
         return results
     }
 
-    /// Each case at a tenth of its events, then twice at half of them.
+    /// How `countInstructions(_:options:observer:)` shares `cases` cases among children
+    /// when `slots` may run at once: the runs of consecutive cases (one for every
+    /// `processesPerCase` slots, at least one, at most one a case), and the children to
+    /// start in order, each counting one run (`chunk`, an index into `chunks`), every run
+    /// by `processesPerCase` children.
+    static func countingPlan(cases: Int, slots: Int) -> (chunks: [Range<Int>], jobs: [(chunk: Int, process: Int)]) {
+        let runs = max(1, min(cases, slots / processesPerCase))
+        let chunks = (0..<runs).map { index in (cases * index / runs)..<(cases * (index + 1) / runs) }
+        return (chunks, chunks.indices.flatMap { chunk in (0..<processesPerCase).map { (chunk: chunk, process: $0) } })
+    }
+
+    /// Each case at a tenth of its events, then at half of them.
     private func sizedTrials(_ cases: [BenchCase]) -> [BenchCase] {
         cases.flatMap { benchCase -> [BenchCase] in
             var smaller = benchCase
             smaller.events = max(1, benchCase.events / Self.smallerTrialDivisor)
             var half = benchCase
             half.events = max(smaller.events + 1, benchCase.events / 2)
-            return [smaller, half, half]
+            return [smaller, half]
         }
     }
 
@@ -136,33 +174,34 @@ struct CaseIsolation: Sendable {
         return (reply, sized.indices.map { counts[InstructionCounter.label(trial: $0)] }, child.name)
     }
 
-    /// A case's result from its counting trials (`sizedTrials`: the smaller one, then the
-    /// two counted).
-    private static func instructionsPerEvent(
-        _ benchCase: BenchCase, _ trials: [(ChildReply.CaseOutcome, UInt64?)], _ name: String
+    /// A case's result from its counting trials in each process (`sizedTrials`: the
+    /// smaller one, then the counted one), each trial's outcome with its instructions.
+    static func instructionsPerEvent(
+        _ benchCase: BenchCase, _ processes: [[(ChildReply.CaseOutcome, UInt64?)]], _ name: String
     ) throws -> CaseResult {
         var result = CaseResult(benchCase: benchCase, trials: [])
-        var counts: [(instructions: UInt64, operations: Int)] = []
-        for (outcome, instructions) in trials {
-            if let error = outcome.error { throw error }
-            guard let counted = outcome.result else {
-                throw BenchError.childFailed(executable: name, problem: "replied with neither a result nor an error for \(outcome.benchCase)")
+        var perEvent: [Double] = []
+        for trials in processes {
+            var counts: [(instructions: UInt64, operations: Int)] = []
+            for (outcome, instructions) in trials {
+                if let error = outcome.error { throw error }
+                guard let counted = outcome.result else {
+                    throw BenchError.childFailed(executable: name, problem: "replied with neither a result nor an error for \(outcome.benchCase)")
+                }
+                guard let operations = outcome.operations else {
+                    throw BenchError.childFailed(executable: name, problem: "the instruction-counting child reported no operation count")
+                }
+                guard let instructions else {
+                    throw BenchError.childFailed(executable: name, problem: "callgrind wrote no dump for \(outcome.benchCase)")
+                }
+                counts.append((instructions, operations))
+                for var record in counted.trials {
+                    record.benchCase = benchCase
+                    result.addCounting(record)
+                }
+                result.violationSamples += counted.violationSamples
             }
-            guard let operations = outcome.operations else {
-                throw BenchError.childFailed(executable: name, problem: "the instruction-counting child reported no operation count")
-            }
-            guard let instructions else {
-                throw BenchError.childFailed(executable: name, problem: "callgrind wrote no dump for \(outcome.benchCase)")
-            }
-            counts.append((instructions, operations))
-            for var record in counted.trials {
-                record.benchCase = benchCase
-                result.addCounting(record)
-            }
-            result.violationSamples += counted.violationSamples
-        }
-        let smaller = counts[0]
-        let perEvent = try counts.dropFirst().map { counted -> Double in
+            let (smaller, counted) = (counts[0], counts[1])
             let operations = counted.operations - smaller.operations
             guard operations > 0, counted.instructions >= smaller.instructions else {
                 throw BenchError.caseCannotRun(
@@ -170,7 +209,7 @@ struct CaseIsolation: Sendable {
                         + "for \(smaller.operations) and \(counted.operations) operations at \(trials[0].0.benchCase.events) "
                         + "and \(trials[1].0.benchCase.events) events")
             }
-            return Double(counted.instructions - smaller.instructions) / Double(operations)
+            perEvent.append(Double(counted.instructions - smaller.instructions) / Double(operations))
         }
         result.addCounting(
             TrialRecord(
@@ -182,11 +221,11 @@ struct CaseIsolation: Sendable {
         return result
     }
 
-    /// How far apart a case's counts in one process are: the largest less the smallest,
-    /// over their mean (0 when they are equal or all zero). A count that is a property of
-    /// the build repeats (the trampoline's exactly); one that moves within a process moves
-    /// between processes too, and `Comparison` leaves it undecided. The reverse does not
-    /// hold: a count can keep one level for a whole process and another in the next.
+    /// How far apart a case's counts in its counting processes are: the largest less the
+    /// smallest, over their mean (0 when they are equal or all zero). A count that is a
+    /// property of the build repeats (the trampoline's exactly); one that moves between
+    /// processes, within each or from one level to another, is left undecided by
+    /// `Comparison`.
     static func repeatDifference(_ counts: [Double]) -> Double {
         guard let low = counts.min(), let high = counts.max() else { return 0 }
         let mean = counts.reduce(0, +) / Double(counts.count)

@@ -76,7 +76,7 @@ package enum ChildService {
             }
         case .counting(let counting):
             // One trial per case, in order; a case that follows the same case at another size
-            // (the instruction count's second and third trials) is warm already.
+            // (the instruction count's second trial) is warm already.
             let runner = CaseRunner(options: request.options)
             return request.cases.enumerated().map { index, benchCase in
                 observer.benchEvent(.trialStarted(benchCase, trial: TrialRecord.countingTrial, of: request.options.trials))

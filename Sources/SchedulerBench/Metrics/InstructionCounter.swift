@@ -7,15 +7,18 @@ import Foundation
 ///
 /// The parent starts a child under `valgrind --tool=callgrind --instr-atstart=no` for a
 /// batch of trials (`CaseIsolation`: one a processor), so valgrind's start-up (seconds) is
-/// paid once a child. Around each trial the
-/// child sets the counts to zero, switches instrumentation on (process-wide), and after the
-/// trial off again, and has callgrind write a dump labelled for that trial
-/// (`schedbench_callgrind_dump`): with callgrind's default `--separate-threads=no` a
-/// client-requested dump covers every thread. The parent reads each dump's `totals:` line
-/// by its label (`counts(inDumpsOf:)`); the child reports each trial's operations in its
-/// reply. Unlike time, the count does not depend on the machine's load; how exactly it
-/// repeats depends on the workload (docs/performance, "Instruction counts: how closely
-/// they repeat"). Cost: the child runs 20–100× slower.
+/// paid once a child. The child switches instrumentation on before its first trial and
+/// leaves it on: callgrind discards every translated block when instrumentation changes,
+/// so switching it on and off around each trial made each trial translate its code again
+/// (the instructions suite's counting run took 117 s that way, 62–67 s this way). Around
+/// each trial the child sets the counts to zero and, right after it, has callgrind write
+/// a dump labelled for that trial (`schedbench_callgrind_dump`): with callgrind's default
+/// `--separate-threads=no` a client-requested dump covers every thread. The parent reads
+/// each dump's `totals:` line by its label, the latest dump of a label winning
+/// (`counts(inDumpsOf:)`); the child reports each trial's operations in its reply. Unlike
+/// time, the count does not depend on the machine's load; how exactly it repeats depends
+/// on the workload (docs/performance, "Instruction counts: how closely they repeat").
+/// Cost: the child runs 20–100× slower.
 enum InstructionCounter {
     /// Whether this process runs under callgrind (the instruction-counting child).
     static var isActive: Bool { schedbench_callgrind_available() != 0 }
@@ -27,21 +30,22 @@ enum InstructionCounter {
     /// The interval of libdispatch's worker pool monitor, in nanoseconds: one second.
     static let eventLoopInterval: UInt64 = 1_000_000_000
 
-    /// Runs `trial` with instrumentation on and has callgrind write its counts to a dump
-    /// labelled `label`; `settle` runs after each attempt (the trial's teardown).
-    /// `afterSettling` runs after the settle of the attempt that counts, with
-    /// instrumentation on again, and its instructions are added to the trial's dump: work
-    /// counted while the trial's threads are idle, so that no other thread of the trial
-    /// runs beside it (the validation slowdown's counted spin; `nil` for none).
+    /// Runs `trial` with the counts zeroed and has callgrind write them to a dump labelled
+    /// `label` as soon as it returns; `settle` runs after each attempt (the trial's
+    /// teardown). `afterSettling` runs after the settle of the attempt that counts, with
+    /// the counts zeroed again, into a dump of its own that the parent adds to the
+    /// trial's (`afterSettlingSuffix`): work counted while the trial's threads are idle,
+    /// so that no other thread of the trial runs beside it (the validation slowdown's
+    /// counted spin; `nil` for none).
     ///
-    /// A thread that exits while instrumentation is on adds its exit to the count (its
+    /// A thread that exits while the trial is counted adds its exit to the count (its
     /// thread-local destructors, the allocator flushing its cache: tens of thousands of
     /// instructions under valgrind). In a child that counts many cases, idle threads of
     /// earlier cases may exit at moments that depend on the clock. An A/A gate counted the
     /// trampoline at 116 instructions an event on one side and 132 and 139 on the other;
     /// with this check the next one counted 116 on both (whether an exit caused the first
-    /// was not confirmed). So when a thread that was there before the trial is gone after it, the
-    /// attempt is thrown away (nothing is dumped; the next attempt zeroes the counts) and
+    /// was not confirmed). So when a thread that was there before the trial is gone after
+    /// it, the attempt is thrown away (its dump is superseded by the next attempt's) and
     /// the trial runs again, up to `attempts` times; the last attempt counts whatever
     /// happened. Threads the trial starts and joins itself are not in the set before it.
     /// The set after the trial is read once the trial's threads have settled, so that a
@@ -62,39 +66,35 @@ enum InstructionCounter {
         label: String, settle: () -> Void, afterSettling: ((TrialOutcome) -> Void)? = nil, _ trial: () throws -> TrialOutcome
     ) throws -> TrialOutcome {
         guard isActive else { throw BenchError.caseCannotRun("counting instructions needs the process to run under callgrind") }
+        _ = instrumentationStarted
         for attempt in 1...attempts {
             // The main thread's last steps after serving a block would otherwise land in the
             // count or not, depending on how the threads were scheduled.
             MainThreadDriver.waitUntilMainThreadIsIdle(timeout: 2)
             let before = Set(CPUClock.threadIDs())
             let eventLoops = EventLoopThreads.idle(timeout: 2)
-            let start = DispatchTime.now().uptimeNanoseconds
             schedbench_callgrind_zero()
-            schedbench_callgrind_begin()
-            let outcome: TrialOutcome
-            do {
-                outcome = try trial()
-            } catch {
-                schedbench_callgrind_end()
-                throw error
-            }
-            schedbench_callgrind_end()
+            let start = DispatchTime.now().uptimeNanoseconds
+            let outcome = try trial()
             let elapsed = DispatchTime.now().uptimeNanoseconds - start
+            label.withCString { schedbench_callgrind_dump($0) }
             let eventLoopRan = eventLoops.anyRan
             settle()
             let after = Set(CPUClock.threadIDs())
             if keeps(attempt: attempt, threadExited: !before.isSubset(of: after), eventLoopRan: eventLoopRan, elapsed: elapsed) {
                 if let afterSettling {
-                    schedbench_callgrind_begin()
+                    schedbench_callgrind_zero()
                     afterSettling(outcome)
-                    schedbench_callgrind_end()
+                    (label + afterSettlingSuffix).withCString { schedbench_callgrind_dump($0) }
                 }
-                label.withCString { schedbench_callgrind_dump($0) }
                 return outcome
             }
         }
         preconditionFailure("the last attempt returns")
     }
+
+    /// Switches instrumentation on for the rest of the process, once, before its first trial.
+    private static let instrumentationStarted: Void = schedbench_callgrind_begin()
 
     /// Whether the `attempt`th attempt at a trial counts: the last one always does; an
     /// earlier one does unless a thread exited during it, or the event loop thread ran
@@ -111,12 +111,19 @@ enum InstructionCounter {
     /// one batch, so the pages it keeps are freed at its exit.
     static let childEnvironment = ["MALLOC_CONF": "dirty_decay_ms:-1,muzzy_decay_ms:-1"]
 
+    /// The end of the label of the dump that holds a trial's `afterSettling` work, which
+    /// `counts(inDumpsOf:)` adds to the trial's own.
+    static let afterSettlingSuffix = "-after-settling"
+
     /// The label of the dump of the `index`th trial of a counting request.
     static func label(trial index: Int) -> String { "schedbench-trial-\(index)" }
 
     /// The instructions counted on every thread in each labelled dump a child wrote beside
     /// `output` (its `--callgrind-out-file`: the dumps are `output.1`, `output.2`, …), by
-    /// label. The dump written at exit (`output` itself) holds nothing instrumented.
+    /// label. Where a label was dumped more than once (an attempt thrown away, then the one
+    /// that counts), the latest dump wins; a dump labelled with `afterSettlingSuffix` is
+    /// added to the latest dump of its trial. The dump written at exit (`output` itself)
+    /// holds the child's own work since the last trial and is not read.
     static func counts(inDumpsOf output: String) throws -> [String: UInt64] {
         let url = URL(fileURLWithPath: output)
         let directory = url.deletingLastPathComponent()
@@ -125,12 +132,19 @@ enum InstructionCounter {
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory.path) } catch {
             throw BenchError.unreadable(path: directory.path, problem: FileProblem.describe(error, at: directory))
         }
+        let numbered = names.compactMap { name in name.hasPrefix(prefix) ? Int(name.dropFirst(prefix.count)).map { ($0, name) } : nil }
         var counts: [String: UInt64] = [:]
-        for name in names where name.hasPrefix(prefix) && Int(name.dropFirst(prefix.count)) != nil {
+        var afterSettling: [String: UInt64] = [:]
+        for (_, name) in numbered.sorted(by: { $0.0 < $1.0 }) {
             let (label, instructions) = try dump(at: directory.appendingPathComponent(name).path)
-            counts[label] = instructions
+            if label.hasSuffix(afterSettlingSuffix) {
+                afterSettling[String(label.dropLast(afterSettlingSuffix.count))] = instructions
+            } else {
+                counts[label] = instructions
+                afterSettling[label] = nil
+            }
         }
-        return counts
+        return counts.merging(afterSettling) { $0 + $1 }
     }
 
     /// A dump's label (the end of its `desc: Trigger:` line) and its `totals:` count.

@@ -292,7 +292,7 @@ final class ComparisonTests: XCTestCase {
     }
 
     /// A gate's two sides counted one case by rounds, each round's count with how far its
-    /// two counts in one process were apart.
+    /// two counts, made in two processes, were apart.
     private func counted(_ rounds: [(instructions: Double, repeatDifference: Double)], allocs: Double = 3) -> CaseResult {
         let benchCase = BenchCase(
             suite: "instructions", workload: .scheduleThroughput, scheduler: .concurrent, strategy: .perAction,
@@ -310,10 +310,10 @@ final class ComparisonTests: XCTestCase {
     }
 
     /// The A/A gate that failed (2026-11-30): each side's two rounds agreed within 0.1%, the
-    /// sides differed by 19%, and the case's two counts in one process are 1.4–15% apart.
+    /// sides differed by 19%, and two counts of the case in one process are 1.4–15% apart.
     /// With such a move recorded the row is left undecided, out of the family; with moves
     /// within the limit the same rounds regress, as every row did before the rule.
-    func testAnInstructionCountThatMovesWithinOneProcessIsLeftUndecided() throws {
+    func testAnInstructionCountThatMovesBetweenProcessesIsLeftUndecided() throws {
         let thresholds = Thresholds(metrics: [.instructionsPerEvent: 0.03, .allocsPerEvent: 0.05])
         func comparison(baseRepeat: Double, newRepeat: Double) -> Comparison {
             Comparison(

@@ -86,7 +86,7 @@ final class ComparisonRenderingTests: XCTestCase {
         XCTAssertEqual(try ComparisonRendering.render(comparison(), format: .csv) + "\n", try ComparisonFile.render(comparison()))
     }
 
-    /// A count left undecided because it moved within one process says so, with the move
+    /// A count left undecided because it moved between two processes says so, with the move
     /// and the limit it passed.
     func testAnUnstableCountSaysWhyItWasLeftUndecided() throws {
         let benchCase = BenchCase(
@@ -106,6 +106,6 @@ final class ComparisonRenderingTests: XCTestCase {
             metrics: [.instructionsPerEvent], paired: true)
         let markdown = try ComparisonRendering.render(comparison, format: .markdown)
         XCTAssertTrue(
-            markdown.contains("| inconclusive (unstable count: two counts in one process differed by 5.2%, more than 1.0%) |"), markdown)
+            markdown.contains("| inconclusive (unstable count: two counts in two processes differed by 5.2%, more than 1.0%) |"), markdown)
     }
 }

@@ -3,8 +3,37 @@ import XCTest
 
 @testable import SchedulerBench
 
-/// The counting child's allocator settings are ones jemalloc takes.
+/// The counting child's allocator settings are ones jemalloc takes, and the parent reads
+/// each trial's count from the child's dumps.
 final class InstructionCounterTests: XCTestCase {
+    /// An attempt thrown away leaves a dump that the next attempt at the same trial
+    /// supersedes, so the latest dump of a label is the trial's count; dumps are numbered
+    /// from 1, so the tenth comes after the second, not between the first and the second.
+    /// A trial's after-settling dump adds to the count of the dump before it.
+    func testTheLatestDumpOfATrialCountsAndItsAfterSettlingDumpAddsToIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dumps-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("callgrind.out").path
+        let trial0 = InstructionCounter.label(trial: 0)
+        let trial1 = InstructionCounter.label(trial: 1)
+        let dumps: [(Int, String, UInt64)] = [
+            (1, trial0, 1_431_100), (2, trial0, 1_000_000), (3, trial0 + InstructionCounter.afterSettlingSuffix, 2_500),
+            (4, trial1, 7_000), (5, trial1, 9_999), (6, trial1, 5_000), (7, trial0, 42), (8, trial0, 43), (9, trial0, 44),
+            (10, trial1, 6_000),
+        ]
+        for (number, label, instructions) in dumps {
+            let text = "version: 1\ncreator: callgrind-3.19.0\ndesc: Trigger: Client Request: \(label)\n\nevents: Ir\ntotals: \(instructions)\n"
+            try text.write(toFile: "\(output).\(number)", atomically: true, encoding: .utf8)
+        }
+        try "desc: Trigger: Program termination\ntotals: 99999999\n".write(toFile: output, atomically: true, encoding: .utf8)
+        let counts = try InstructionCounter.counts(inDumpsOf: output)
+        XCTAssertEqual(counts, [trial0: 44, trial1: 6_000], "the after-settling dump belonged to an attempt superseded later")
+        try "desc: Trigger: Client Request: \(trial1 + InstructionCounter.afterSettlingSuffix)\ntotals: 500\n".write(
+            toFile: "\(output).11", atomically: true, encoding: .utf8)
+        XCTAssertEqual(try InstructionCounter.counts(inDumpsOf: output), [trial0: 44, trial1: 6_500])
+    }
+
     /// jemalloc ignores a setting it cannot parse, with a warning: the child environment's
     /// `MALLOC_CONF`, given to a process that loads the jemalloc this test process uses,
     /// must show both decays switched off in jemalloc's own statistics. The library is
