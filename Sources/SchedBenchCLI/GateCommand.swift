@@ -141,7 +141,7 @@ struct GateCommand: ParsableCommand {
             runs.sidesTogether = true
             printError(
                 "gate: only instruction counts are compared, so each round runs both builds at once, "
-                    + "each counting in \(runs.countingChildrenEachSide) valgrind process(es); their timed trials are not compared")
+                    + "each counting in at most \(runs.countingChildrenEachSide) valgrind process(es) at a time; their timed trials are not compared")
         }
         let gate = GateWorkflow(
             runs: runs, policy: policy, shard: shard.map { ShardFile(kind: .gate, shard: $0, plan: plan, rounds: rounds) })
