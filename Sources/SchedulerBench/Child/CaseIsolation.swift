@@ -37,14 +37,12 @@ struct CaseIsolation: Sendable {
     /// every trial's violations.
     func countInstructions(_ benchCase: BenchCase, options: RunOptions) throws -> CaseResult {
         let sized = sizedTrials([benchCase])
-        var processes: [[(ChildReply.CaseOutcome, UInt64?)]] = []
-        var name = executable
-        for _ in 0..<Self.processesPerCase {
-            let (reply, counts, child) = try countBatch(sized, options: options, observer: SilentObserver())
-            processes.append(sized.indices.map { (reply.outcomes[$0], counts[$0]) })
-            name = child
+        let processes = try (0..<Self.processesPerCase).map { _ in
+            try countBatch(sized, options: options, observer: SilentObserver())
         }
-        return try Self.instructionsPerEvent(benchCase, processes, name)
+        return try Self.instructionsPerEvent(
+            benchCase, processes.map { process in sized.indices.map { (process.reply.outcomes[$0], process.counts[$0]) } },
+            processes[0].name)
     }
 
     /// The share of a case's events its smaller counting trial runs.
@@ -86,17 +84,16 @@ struct CaseIsolation: Sendable {
         let slots = max(1, options.countingChildren ?? Self.countingChildren)
         let plan = Self.countingPlan(cases: cases.count, slots: slots)
         let chunks = plan.chunks.map { Array(cases[$0]) }
-        let jobs = plan.jobs
         typealias Counted = (reply: ChildReply, counts: [UInt64?], name: String)
-        let answers = Locked([Result<Counted, Error>?](repeating: nil, count: jobs.count))
+        let answers = Locked([Result<Counted, Error>?](repeating: nil, count: plan.children.count))
         let next = Locked(0)
-        DispatchQueue.concurrentPerform(iterations: min(slots, jobs.count)) { _ in
+        DispatchQueue.concurrentPerform(iterations: min(slots, plan.children.count)) { _ in
             while let index = next.withLock({ next -> Int? in
-                guard next < jobs.count else { return nil }
+                guard next < plan.children.count else { return nil }
                 defer { next += 1 }
                 return next
             }) {
-                let answer = Result { try countBatch(sizedTrials(chunks[jobs[index].chunk]), options: options, observer: observer) }
+                let answer = Result { try countBatch(sizedTrials(chunks[plan.children[index]]), options: options, observer: observer) }
                 answers.withLock { $0[index] = answer }
             }
         }
@@ -104,7 +101,7 @@ struct CaseIsolation: Sendable {
         var results: [BenchCase: Result<CaseResult, BenchError>] = [:]
         for (chunkIndex, chunk) in chunks.enumerated() {
             var processes: [Counted] = []
-            for (index, job) in jobs.enumerated() where job.chunk == chunkIndex {
+            for (index, run) in plan.children.enumerated() where run == chunkIndex {
                 switch answered[index] {
                 case .success(let counted)?: processes.append(counted)
                 case .failure(let error as Interrupted)?: throw error
@@ -127,12 +124,12 @@ struct CaseIsolation: Sendable {
     /// How `countInstructions(_:options:observer:)` shares `cases` cases among children
     /// when `slots` may run at once: the runs of consecutive cases (one for every
     /// `processesPerCase` slots, at least one, at most one a case), and the children to
-    /// start in order, each counting one run (`chunk`, an index into `chunks`), every run
-    /// by `processesPerCase` children.
-    static func countingPlan(cases: Int, slots: Int) -> (chunks: [Range<Int>], jobs: [(chunk: Int, process: Int)]) {
+    /// start in order, each the index in `chunks` of the run it counts: every run
+    /// `processesPerCase` times.
+    static func countingPlan(cases: Int, slots: Int) -> (chunks: [Range<Int>], children: [Int]) {
         let runs = max(1, min(cases, slots / processesPerCase))
         let chunks = (0..<runs).map { index in (cases * index / runs)..<(cases * (index + 1) / runs) }
-        return (chunks, chunks.indices.flatMap { chunk in (0..<processesPerCase).map { (chunk: chunk, process: $0) } })
+        return (chunks, chunks.indices.flatMap { Array(repeating: $0, count: processesPerCase) })
     }
 
     /// Each case at a tenth of its events, then at half of them.

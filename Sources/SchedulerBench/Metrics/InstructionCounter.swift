@@ -10,9 +10,9 @@ import Foundation
 /// paid once a child. The child switches instrumentation on before its first trial and
 /// leaves it on: callgrind discards every translated block when instrumentation changes,
 /// so switching it on and off around each trial made each trial translate its code again
-/// (the instructions suite's counting run took 117 s that way, 62–67 s this way). Around
-/// each trial the child sets the counts to zero and, right after it, has callgrind write
-/// a dump labelled for that trial (`schedbench_callgrind_dump`): with callgrind's default
+/// (docs/performance/journal.md, 2026-11-30, late morning). Around each trial the child
+/// sets the counts to zero and, right after it, has callgrind write a dump labelled for
+/// that trial (`schedbench_callgrind_dump`): with callgrind's default
 /// `--separate-threads=no` a client-requested dump covers every thread. The parent reads
 /// each dump's `totals:` line by its label, the latest dump of a label winning
 /// (`counts(inDumpsOf:)`); the child reports each trial's operations in its reply. Unlike
