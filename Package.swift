@@ -305,3 +305,18 @@ let package = Package(
         ),
     ]
 )
+
+// `SCHEDBENCH_CORE_ONLY=1` declares the core alone: its modules and products, their tests and
+// the core's two probes, with no dependency and none of the harness. scripts/test.sh's
+// release pass runs the core's tests this way (what users ship, without building the tool in
+// release too). A module added to the core is added here, or that pass fails to build.
+if Context.environment["SCHEDBENCH_CORE_ONLY"] == "1" {
+    let core: Set<String> = [
+        "RxSchedulers", "CDispatchMain", "COpaquePublish", "CSpinHint", "CTrampolineCache", "RxSchedulersTesting",
+        "RxSchedulersCocoa", "RxSchedulersRelay", "RxSchedulersBlocking", "PublishOrderProbe", "HotPathInstructions",
+        "CCallgrind", "RxSchedulersTests", "RxSchedulersCocoaTests", "RxSchedulersRelayTests", "RxSchedulersBlockingTests",
+    ]
+    package.targets.removeAll { !core.contains($0.name) }
+    package.products.removeAll { !core.contains($0.name) }
+    package.dependencies = []
+}

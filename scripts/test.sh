@@ -22,6 +22,26 @@
 #   SKIP_EXAMPLE=1 scripts/test.sh  without the example package (Examples/CustomScheduler)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each step's header says when it began (minutes:seconds since the start); when the script
+# ends, passed or failed, it prints how long each step took, so a CI log's tail shows
+# where the time went.
+steps=()
+step() {
+    steps+=("$SECONDS $1")
+    printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$1"
+}
+step_times() {
+    local i begin end
+    echo "== time per step (minutes:seconds; $((SECONDS / 60)):$(printf '%02d' $((SECONDS % 60))) in all)"
+    for i in "${!steps[@]}"; do
+        begin=${steps[$i]%% *}
+        end=$SECONDS
+        [ "$((i + 1))" -lt "${#steps[@]}" ] && end=${steps[$((i + 1))]%% *}
+        printf '%4d:%02d  %s\n' $(((end - begin) / 60)) $(((end - begin) % 60)) "${steps[$i]#* }"
+    done
+}
+trap step_times EXIT
+step "Debian packages and the toolchain"
 source scripts/env.sh
 source scripts/test-postgres.sh
 # The harness links jemalloc (allocation statistics) and SQLite (the history, through GRDB),
@@ -34,26 +54,34 @@ if [ "$(id -u)" -eq 0 ] && ! command -v chromium >/dev/null 2>&1; then
     (ensure_debian_packages chromium) || echo "note: could not install chromium; the report's browser test will skip" >&2
 fi
 
-echo "== swift test (with a PostgreSQL server for the history tests)"
+step "swift test (with a PostgreSQL server for the history tests)"
 start_test_postgres
+# Its servers are stopped when the script ends, before the step times are printed.
+trap 'stop_test_postgres; step_times' EXIT
 swift test --traits StressHooks,PostgreSQL,ValidationSlowdown
 
 if [ "${SKIP_RELEASE:-0}" != "1" ]; then
-    echo "== swift test -c release, no traits (the tests of RxSchedulers, RxSchedulersCocoa, RxSchedulersRelay, RxSchedulersBlocking)"
+    step "swift test -c release, no traits (the tests of RxSchedulers, RxSchedulersCocoa, RxSchedulersRelay, RxSchedulersBlocking)"
+    # SCHEDBENCH_CORE_ONLY=1: the manifest declares the core alone (Package.swift), so the
+    # harness and the tool are not built in release for tests that do not use them.
     # -enable-testing: some core tests import the module with @testable (internal functions
     # stay visible to them; the code under test is still optimized, inlined and specialized).
-    swift test -c release -Xswiftc -enable-testing --disable-default-traits --scratch-path .build-release-tests --filter "RxSchedulersTests|RxSchedulersCocoaTests|RxSchedulersRelayTests|RxSchedulersBlockingTests"
-    echo "== publish order of the shipped build (release, no traits: every retain before the publish, in gdb)"
+    # A package with no dependency removes Package.resolved: the pins are kept and put back.
+    pins="$(mktemp)"
+    cp Package.resolved "$pins"
+    SCHEDBENCH_CORE_ONLY=1 swift test -c release -Xswiftc -enable-testing --disable-default-traits --scratch-path .build-release-tests
+    mv "$pins" Package.resolved
+    step "publish order of the shipped build (release, no traits: every retain before the publish, in gdb)"
     scripts/check-publish-order.py
-    echo "== instructions per event of the core's hot paths (callgrind; Benchmarks/InstructionThresholds.json)"
+    step "instructions per event of the core's hot paths (callgrind; Benchmarks/InstructionThresholds.json)"
     scripts/instruction-gate.py
-    # The gate must fail on a seeded 20% slowdown of one path (a copy of HEAD with slower map).
+    step "the instruction gate fails a seeded 20% slowdown of one path (a copy of HEAD with a slower map)"
     scripts/instruction-gate.py --self-test
     # The seeded-bug catalogue lives outside the core: a copy of the tree with every bug of
     # scripts/seeded-bugs.txt planted behind a run-time switch, its measuring executable
     # (schedbench-builtins) built in release with the stress hooks. With no bug switched on
     # it is the stress build. The debug pass's tool drives it (SCHEDBENCH_TARGET).
-    echo "== the seeded copy of the tree (scripts/seeded-bugs.py: its planting rules, then the build)"
+    step "the seeded copy of the tree (scripts/seeded-bugs.py: its planting rules, then the build)"
     scripts/seeded-bugs.py --self-test
     seeded="$(scripts/seeded-bugs.py build)"
     tool=.build/debug/schedbench
@@ -64,19 +92,19 @@ if [ "${SKIP_RELEASE:-0}" != "1" ]; then
         echo "error: a build without the ValidationSlowdown trait contains its spin" >&2
         exit 1
     fi
-    echo "== schedbench stress (release with the stress hooks, no bug switched on, 45 s; a failure prints its seed and replay command)"
+    step "schedbench stress (release with the stress hooks, no bug switched on, 45 s; a failure prints its seed and replay command)"
     stress_out="$(mktemp -d)"
     SCHEDBENCH_TARGET="$seeded" "$tool" stress --duration 45 --out "$stress_out/stress" --quiet
     rm -rf "$stress_out"
     # Each bug against the scenario meant to catch it (the release build is where some show:
     # PublishSubject calls its sole observer without a retain, and a debug build copies the
     # closure around the call), a replay line that reproduces, a misspelt bug refused.
-    echo "== every seeded bug caught by its scenario (scripts/seeded-bugs.py check: seed 1, at most 30 s each)"
+    step "every seeded bug caught by its scenario (scripts/seeded-bugs.py check: seed 1, at most 30 s each)"
     scripts/seeded-bugs.py check --target "$seeded" --tool "$tool"
 fi
 
 if [ "${SKIP_TSAN:-0}" != "1" ]; then
-    echo "== swift test --sanitize=thread"
+    step "swift test --sanitize=thread"
     # TSAN_OPTIONS makes any report fail the run, not just print; the suppressions file
     # waives one report of the Swift runtime that is not a race (it says which, and why).
     # The stress scenarios run here too, briefly (StressRunnerTests), with their perturbation.
@@ -96,7 +124,7 @@ if [ "${SKIP_TSAN:-0}" != "1" ]; then
 fi
 
 if [ "${SKIP_EXAMPLE:-0}" != "1" ]; then
-    echo "== Examples/CustomScheduler: a user's package on SchedulerBenchCommand, built in release and run through the plugin"
+    step "Examples/CustomScheduler: a user's package on SchedulerBenchCommand, built in release and run through the plugin"
     # Its good scheduler is measured (its rows must be in results.csv) and passes the
     # contract stress; its broken one (claims .serial, runs on two threads) must fail it with 3.
     example_out="$(mktemp -d)"
@@ -127,22 +155,22 @@ if [ "${SKIP_EXAMPLE:-0}" != "1" ]; then
     [ "$status" -eq 3 ] || { echo "error: the broken scheduler's stress exited $status, not 3" >&2; exit 1; }
     # The portable bundle of the example's executable and the tool (built above: only the
     # copy costs), run from a fresh directory without the toolchain (scripts/bundle.sh).
-    echo "== scripts/bundle.sh: the example's executable and the tool, run without the toolchain"
+    step "scripts/bundle.sh: the example's executable and the tool, run without the toolchain"
     bundle="$(scripts/bundle.sh --package-path Examples/CustomScheduler --product EventLoopBench --without-builtins --out "$example_out/dist")"
     scripts/bundle.sh --check "$bundle"
     rm -rf "$example_out"
 fi
 
-echo "== public API of the engine's modules (documented, and used or declared user API)"
+step "public API of the engine's modules (documented, and used or declared user API)"
 scripts/check-public-api.py --self-test
 scripts/check-public-api.py
-echo "== the generated operators (combineLatest, zip of 2 to 8 sources) match scripts/generate-arity.py"
+step "the generated operators (combineLatest, zip of 2 to 8 sources) match scripts/generate-arity.py"
 scripts/generate-arity.py --check
-echo "== scripts/validate-gate.py: its summary's statistics, and --instructions against the workflow's instruction step"
+step "scripts/validate-gate.py: its summary's statistics, and --instructions against the workflow's instruction step"
 scripts/validate-gate.py --self-test
 
 if [ "${SKIP_DOCS:-0}" != "1" ]; then
-    echo "== documentation (DocC; a warning, such as a link to a missing symbol, fails)"
+    step "documentation (DocC; a warning, such as a link to a missing symbol, fails)"
     for target in RxSchedulers RxSchedulersTesting RxSchedulersCocoa RxSchedulersRelay RxSchedulersBlocking SchedulerBench SchedulerBenchPeers; do
         swift package --disable-sandbox generate-documentation --target "$target" --warnings-as-errors >/dev/null
     done
