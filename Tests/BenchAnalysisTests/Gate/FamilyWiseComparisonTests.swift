@@ -43,12 +43,12 @@ final class FamilyWiseComparisonTests: XCTestCase {
     /// Share of `pairs` suites whose comparison says "regressed" (compare would exit 2).
     static func failureRate(_ slowdowns: [Double], method: Comparison.Method, seed: UInt64, pairs: Int = 600, trials: Int = 10) -> Double {
         var draws = ComparisonTests.SeededNormals(state: seed)
-        var failed = 0
-        for _ in 0..<pairs {
-            let (base, new) = suite(slowdowns, draws: &draws, trials: trials)
+        let suites = (0..<pairs).map { _ in suite(slowdowns, draws: &draws, trials: trials) }
+        let failed = countInParallel(suites) { base, new in
             let comparison = Comparison(
                 base: base, new: new, thresholds: Thresholds(defaultThreshold: 0.05), metrics: [.nsPerEvent, .eventsPerSec], method: method)
-            if case .regressed = comparison.decision(baseCases: base.count, newCases: new.count, base: "A", new: "B") { failed += 1 }
+            if case .regressed = comparison.decision(baseCases: base.count, newCases: new.count, base: "A", new: "B") { return true }
+            return false
         }
         let rate = Double(failed) / Double(pairs)
         print(
@@ -60,11 +60,10 @@ final class FamilyWiseComparisonTests: XCTestCase {
     /// Share of `pairs` suites whose comparison's own verdict is "improved".
     static func improvedRate(_ slowdowns: [Double], seed: UInt64, pairs: Int = 600, cv: Double = 0.03) -> Double {
         var draws = ComparisonTests.SeededNormals(state: seed)
-        var improved = 0
-        for _ in 0..<pairs {
-            let (base, new) = suite(slowdowns, draws: &draws, cv: cv)
-            let comparison = Comparison(base: base, new: new, thresholds: Thresholds(defaultThreshold: 0.05), metrics: [.nsPerEvent, .eventsPerSec])
-            if comparison.verdict == .improved { improved += 1 }
+        let suites = (0..<pairs).map { _ in suite(slowdowns, draws: &draws, cv: cv) }
+        let improved = countInParallel(suites) { base, new in
+            Comparison(base: base, new: new, thresholds: Thresholds(defaultThreshold: 0.05), metrics: [.nsPerEvent, .eventsPerSec]).verdict
+                == .improved
         }
         print("compare: \(slowdowns.count) cases, ratios \(Set(slowdowns).sorted()): improved in \(improved) of \(pairs) suites")
         return Double(improved) / Double(pairs)

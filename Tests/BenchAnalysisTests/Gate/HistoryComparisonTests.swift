@@ -48,9 +48,8 @@ final class HistoryComparisonTests: XCTestCase {
     /// Share of `histories` whose comparison says "regressed" (compare --history would exit 2).
     static func failureRate(_ slowdowns: [Double], seed: UInt64, histories: Int = 400, drift: Double = 0.02, pooled: Bool = false) -> Double {
         var draws = Normals(state: seed)
-        var failed = 0
-        for _ in 0..<histories {
-            let (window, new) = history(slowdowns, draws: &draws, drift: drift)
+        let histories = (0..<histories).map { _ in history(slowdowns, draws: &draws, drift: drift) }
+        let failed = countInParallel(histories) { window, new in
             let comparison: Comparison
             if pooled {
                 // The alternative the window estimate replaces: every trial of the window as one BASE.
@@ -59,12 +58,13 @@ final class HistoryComparisonTests: XCTestCase {
             } else {
                 comparison = Comparison(window: window, new: new, thresholds: Thresholds(defaultThreshold: 0.05), metrics: [.nsPerEvent])
             }
-            if case .regressed = comparison.decision(baseCases: window.count, newCases: new.count, base: "history", new: "NEW") { failed += 1 }
+            if case .regressed = comparison.decision(baseCases: window.count, newCases: new.count, base: "history", new: "NEW") { return true }
+            return false
         }
         print(
             "compare --history (\(pooled ? "pooled trials" : "window")): \(slowdowns.count) cases, slowdowns \(Set(slowdowns).sorted()), "
-                + "drift \(drift): exit 2 in \(failed) of \(histories)")
-        return Double(failed) / Double(histories)
+                + "drift \(drift): exit 2 in \(failed) of \(histories.count)")
+        return Double(failed) / Double(histories.count)
     }
 
     func testWithOneRunTheWindowEstimateIsTheTwoRunEstimate() throws {
