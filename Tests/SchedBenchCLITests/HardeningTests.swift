@@ -265,12 +265,19 @@ final class HardeningTests: SchedBenchTestCase {
         ]
         parent.standardOutput = FileHandle.nullDevice
         parent.standardError = FileHandle.nullDevice
+        let launched = Date().addingTimeInterval(-1)
         try parent.run()
         defer { if parent.isRunning { parent.terminate() } }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("schedbench-\(parent.processIdentifier)")
+        // A directory of that name left by an earlier process with the same pid does not count:
+        // only one made (or written to) since the launch.
+        func made() -> Bool {
+            guard let modified = try? FileManager.default.attributesOfItem(atPath: scratch.path)[.modificationDate] as? Date else { return false }
+            return modified >= launched
+        }
         let deadline = Date().addingTimeInterval(60)
-        while !FileManager.default.fileExists(atPath: scratch.path) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        XCTAssertTrue(FileManager.default.fileExists(atPath: scratch.path), "the instruction count never made its scratch space")
+        while !made() && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertTrue(made(), "the instruction count never made its scratch space")
         let children = Self.descendants(of: parent.processIdentifier)
         kill(parent.processIdentifier, SIGTERM)
         let gone = Date().addingTimeInterval(10)
