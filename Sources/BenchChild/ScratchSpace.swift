@@ -18,9 +18,25 @@ package enum ScratchSpace {
         return FileManager.default.temporaryDirectory.appendingPathComponent(name)
     }()
 
-    /// A fresh directory under the root, for one run.
+    /// The directories `makeDirectory` handed out that are not yet removed.
+    private static let inUse = Locked(0)
+
+    /// A fresh directory under the root, for one run; give it back with `remove(_:)`.
     package static func makeDirectory() -> URL {
-        root.appendingPathComponent(UUID().uuidString)
+        inUse.withLock { $0 += 1 }
+        return root.appendingPathComponent(UUID().uuidString)
+    }
+
+    /// Removes `directory` (from `makeDirectory`) and, once no other directory of this
+    /// process is in use, the root if it is empty, so that a run that finishes leaves
+    /// nothing in the temporary directory (a run's children each remove their own root,
+    /// inside this one).
+    package static func remove(_ directory: URL) {
+        try? FileManager.default.removeItem(at: directory)
+        inUse.withLock { count in
+            count -= 1
+            if count == 0 { rmdir(root.path) }
+        }
     }
 
     /// Removes this process's scratch root and everything in it. Safe to call from a

@@ -62,6 +62,9 @@ package struct SchedBench: ParsableCommand {
         // ("added …") is out before the next one, so it is not lost when the process is
         // killed, and never lands in the middle of a line written to standard error.
         schedbench_line_buffer_stdout()
+        // The children's scratch roots are made inside this process's, which nothing else
+        // removes once they have finished: every way out of here goes through exit().
+        atexit { ScratchSpace.removeAll() }
         StressResult.commandName = replayCommandName
         var parsed: ParsableCommand.Type = SchedBench.self
         do {

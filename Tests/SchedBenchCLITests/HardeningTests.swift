@@ -293,6 +293,22 @@ final class HardeningTests: SchedBenchTestCase {
         XCTAssertEqual(parent.terminationStatus, 143, "the documented status for SIGTERM")
     }
 
+    /// A run that finishes, counting instructions and allocations in children, leaves
+    /// nothing in the temporary directory: each child removes its scratch root, and the
+    /// tool its own, which held theirs.
+    func testAFinishedRunLeavesNoScratchSpaceBehind() throws {
+        guard ExecutableSearch.onPath("valgrind") != nil else { throw XCTSkip("valgrind is not installed") }
+        let temporary = try temporaryDirectory()
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let run = try schedbench(
+            [
+                "run", "--suite", "quick", "--workload", "trampoline.nested", "--events", "2000", "--trials", "1", "--warmup", "0",
+                "--instructions", "--out", try temporaryDirectory().path, "--quiet", "--no-table",
+            ], environment: ["TMPDIR": temporary.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [])
+    }
+
     /// Every live process below `pid`.
     private static func descendants(of pid: Int32) -> [Int32] {
         var found: [Int32] = []

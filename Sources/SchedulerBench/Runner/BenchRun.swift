@@ -52,7 +52,7 @@ package final class BenchRun {
 
     package func execute() -> Outcome {
         let scratch = ScratchSpace.makeDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        defer { ScratchSpace.remove(scratch) }
         let children = CaseIsolation(scratch: scratch, valgrind: valgrind, cancellation: cancellation)
         var runner = CaseRunner(options: options, counting: children, observer: observer, cancellation: cancellation)
 
