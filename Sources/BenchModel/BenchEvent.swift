@@ -13,6 +13,9 @@ package enum BenchEvent: Codable, Sendable {
     case caseFailed(BenchCase, BenchError)
     /// A gate round begins for one side.
     case roundStarted(round: Int, of: Int, side: GateSide)
+    /// A gate that counts instructions counts `cases` again, in `rounds` more rounds: their
+    /// rows would be called changed (`GateWorkflow.confirmationRounds`).
+    case recountStarted(cases: [BenchCase], rounds: Int)
     /// A stress scenario begins: `index` counts from 1 up to `count`.
     case scenarioStarted(StressScenarioName, index: Int, count: Int, seed: UInt64)
     /// A stress scenario begins an iteration (counting from 0).

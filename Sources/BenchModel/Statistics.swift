@@ -2,6 +2,14 @@ import Foundation
 
 /// Order statistics for small samples of trials (no normality assumed).
 package enum Statistics {
+    /// How far apart `values` are: the largest less the smallest, over their mean (0 when
+    /// there are fewer than two, when they are equal, or when their mean is not positive).
+    package static func relativeRange(_ values: [Double]) -> Double {
+        guard let low = values.min(), let high = values.max() else { return 0 }
+        let mean = values.reduce(0, +) / Double(values.count)
+        return mean > 0 ? (high - low) / mean : 0
+    }
+
     package static func median(_ values: [Double]) -> Double? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()

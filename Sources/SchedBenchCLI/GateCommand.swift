@@ -50,6 +50,14 @@ struct GateCommand: ParsableCommand {
             valueName: "seconds"))
     var childTimeout: Int?
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "With --instructions: rounds run again, alone, on the cases whose instruction count the rounds would call changed, "
+                + "before deciding (0: none). A count that keeps one of two levels a process is then seen to move.",
+            valueName: "n"))
+    var confirmationRounds = GateWorkflow.defaultConfirmationRounds
+
     @Option(help: "Directory for both sides' results and comparison.csv (default: results/gate-<time>).")
     var out: String?
 
@@ -69,6 +77,9 @@ struct GateCommand: ParsableCommand {
         guard Limits.trials.contains(rounds) else { throw ValidationError("--rounds \(rounds) is outside 2...\(Limits.trials.upperBound)") }
         guard Limits.trials.contains(trialsPerRound) else {
             throw ValidationError("--trials-per-round \(trialsPerRound) is outside 1...\(Limits.trials.upperBound)")
+        }
+        guard (0...Limits.trials.upperBound - rounds).contains(confirmationRounds) else {
+            throw ValidationError("--confirmation-rounds \(confirmationRounds) is outside 0...\(Limits.trials.upperBound - rounds) (with --rounds \(rounds))")
         }
         if let childTimeout, !Limits.childTimeoutSeconds.contains(childTimeout) {
             throw ValidationError(
@@ -143,8 +154,9 @@ struct GateCommand: ParsableCommand {
                 "gate: only instruction counts are compared, so each round runs both builds at once, "
                     + "each counting in at most \(runs.countingChildrenEachSide) valgrind process(es) at a time; their timed trials are not compared")
         }
-        let gate = GateWorkflow(
+        var gate = GateWorkflow(
             runs: runs, policy: policy, shard: shard.map { ShardFile(kind: .gate, shard: $0, plan: plan, rounds: rounds) })
+        gate.confirmationRounds = confirmationRounds
         let progress = ProgressRenderer(live: isatty(STDERR_FILENO) == 1)
         let cancellation = CancellationToken()
         let interrupts = Interrupts.cancelOnInterrupt(

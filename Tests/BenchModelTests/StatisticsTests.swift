@@ -3,6 +3,13 @@ import XCTest
 @testable import BenchModel
 
 final class StatisticsTests: XCTestCase {
+    func testRelativeRangeIsTheRangeOverTheMean() {
+        XCTAssertEqual(Statistics.relativeRange([3_300, 3_700, 3_500]), 400.0 / 3_500, accuracy: 1e-12)
+        XCTAssertEqual(Statistics.relativeRange([120]), 0)
+        XCTAssertEqual(Statistics.relativeRange([]), 0)
+        XCTAssertEqual(Statistics.relativeRange([0, 0]), 0, "no mean to divide by")
+    }
+
     func testMedianOfOddAndEvenSamples() {
         XCTAssertEqual(Statistics.median([5, 1, 3]), 3)
         XCTAssertEqual(Statistics.median([4, 1, 3, 2]), 2.5)

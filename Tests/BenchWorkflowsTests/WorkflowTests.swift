@@ -227,6 +227,106 @@ final class WorkflowTests: XCTestCase {
         }
     }
 
+    /// The cases a gate recounts: those whose instruction row its rounds call regressed or
+    /// improved, in plan order; a change of another metric, or an undecided count, is not
+    /// recounted.
+    func testAGateRecountsTheCasesWhoseInstructionCountChanged() {
+        let plan = [1, 2, 3, 4].map {
+            BenchCase(suite: "instructions", workload: .trampolineNested, scheduler: .currentThread, strategy: .none, producers: $0, events: 2_000, payloadBytes: 0, rateHz: 0)
+        }
+        func side(_ counts: [(instructions: Double, nanos: Double)]) -> [CaseResult] {
+            zip(plan, counts).map { benchCase, value in
+                CaseResult(
+                    benchCase: benchCase,
+                    trials: [0.0, 0.001].enumerated().map { round, wobble in
+                        TrialRecord(
+                            benchCase: benchCase, trial: round + 1,
+                            metrics: [.instructionsPerEvent: value.instructions * (1 + wobble), .instructionsRepeatDifference: 0, .nsPerEvent: value.nanos])
+                    })
+            }
+        }
+        let baseline = side([(100, 50), (100, 50), (100, 50), (100, 50)])
+        // Producers 4: 20% fewer instructions; 2: 20% more; 3: slower in time only; 1: the same.
+        let candidate = side([(100, 50), (120, 50), (100, 90), (80, 50)])
+        let policy = ComparisonPolicy(thresholds: Thresholds(defaultThreshold: 0.03), metrics: [.instructionsPerEvent, .nsPerEvent])
+        XCTAssertEqual(
+            GateWorkflow.changedCounts([.baseline: baseline, .candidate: candidate], of: plan.reversed(), policy: policy).map(\.producers), [4, 2])
+        var moving = candidate
+        moving[1].trials[0].metrics[.instructionsRepeatDifference] = 0.05
+        XCTAssertEqual(
+            GateWorkflow.changedCounts([.baseline: baseline, .candidate: moving], of: plan, policy: policy).map(\.producers), [4],
+            "a count already seen to move is undecided, not recounted")
+    }
+
+    #if ValidationSlowdown
+    /// A gate that counts instructions recounts, alone, the cases its two rounds call
+    /// changed, in two more rounds. The candidate's launcher adds a counted spin
+    /// (`SCHEDBENCH_SLOWDOWN=…:countSpin=TURNS`) to one case in every process, as a change
+    /// of the build would, and to the other only in its first two rounds' processes, as a
+    /// count that keeps a level a process does. Both are called regressed after two rounds;
+    /// after the recount the first stays regressed over four rounds and the second is left
+    /// undecided as an unstable count.
+    func testAGateRecountsAChangedInstructionCountAndKeepsOnlyAChangeEveryProcessRepeats() throws {
+        guard ExecutableSearch.onPath("valgrind") != nil else { throw XCTSkip("valgrind is not installed") }
+        let cases = [2_000, 3_000].map {
+            BenchCase(suite: "instructions", workload: .trampolineNested, scheduler: .currentThread, strategy: .none, producers: 1, events: $0, payloadBytes: 0, rateHz: 0)
+        }
+        let (built, levelled) = (cases[0], cases[1])
+        // The spin is asked by each counting trial's name: a tenth of the case's events, then half.
+        func spin(_ benchCase: BenchCase) -> String {
+            [benchCase.events / 10, benchCase.events / 2].map { events -> String in
+                var trial = benchCase
+                trial.events = events
+                return "\(trial.benchmarkName):countSpin=60"
+            }.joined(separator: ",")
+        }
+        let rounds = scratch.appendingPathComponent("candidate-rounds")
+        let launcher = scratch.appendingPathComponent("candidate.sh")
+        try """
+            #!/bin/sh
+            request=$(mktemp)
+            cat > "$request"
+            grep -q '"describe"' "$request" || echo round >> '\(rounds.path)'
+            slowdown='\(spin(built))'
+            if [ "$(cat '\(rounds.path)' 2>/dev/null | wc -l)" -le 2 ]; then slowdown="$slowdown,\(spin(levelled))"; fi
+            SCHEDBENCH_SLOWDOWN="$slowdown" '\(target.path)' "$@" < "$request"
+            status=$?
+            rm -f "$request"
+            exit $status
+
+            """.write(to: launcher, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: launcher.path)
+        var options = RunOptions()
+        options.warmup = 0
+        options.countAllocations = false
+        options.countInstructions = true
+        var runs = InterleavedRuns(
+            baseline: target.path, candidate: launcher.path, cases: [built, levelled], options: options, rounds: 2,
+            directory: scratch.appendingPathComponent("gate-recount"), trialsPerRound: 1)
+        runs.sidesTogether = true
+        let events = EventLog()
+        let outcome = try GateWorkflow(
+            runs: runs, policy: ComparisonPolicy(thresholds: Thresholds(defaultThreshold: 0.03), metrics: [.instructionsPerEvent])
+        ).execute(observer: events)
+
+        XCTAssertTrue(outcome.finished)
+        XCTAssertEqual(events.recounts.map(\.cases), [[built, levelled]], "both counts changed in the first two rounds")
+        XCTAssertEqual(events.recounts.map(\.rounds), [GateWorkflow.defaultConfirmationRounds])
+        XCTAssertEqual(events.rounds.map(\.round), [1, 1, 2, 2, 3, 3, 4, 4])
+        let rows = try XCTUnwrap(outcome.comparison?.comparison).rows
+        let kept = try XCTUnwrap(rows.first { $0.benchCase == built })
+        XCTAssertEqual(kept.verdict, .regressed, "\(kept)")
+        XCTAssertEqual(kept.baseTrials, 4)
+        XCTAssertNil(kept.unstableRepeat)
+        let undecided = try XCTUnwrap(rows.first { $0.benchCase == levelled })
+        XCTAssertEqual(undecided.verdict, .inconclusive, "\(undecided)")
+        XCTAssertEqual(undecided.newTrials, 4)
+        XCTAssertGreaterThan(try XCTUnwrap(undecided.unstableRepeat), 0.03 * Comparison.repeatLimit)
+        let written = try ResultsFiles.read(runs.resultsDirectory(.candidate).path).cases
+        XCTAssertEqual(written.map { $0.values(.instructionsPerEvent).count }, [4, 4], "the recount's rounds are written with the others")
+    }
+    #endif
+
     /// A launcher of the built-ins for `side` of a gate: the side's first child asked to
     /// measure marks that `side` is measuring, then waits up to 60 s for the other side's
     /// mark, noting in `<side>-saw-the-other` when it came; any other child runs at once.
@@ -257,13 +357,19 @@ final class WorkflowTests: XCTestCase {
     }
 }
 
-/// The rounds a gate started, in order; safe from the threads of both sides.
+/// The rounds a gate started, and the recounts, in order; safe from the threads of both sides.
 private final class EventLog: BenchObserver {
     private let started = Locked<[(round: Int, side: GateSide)]>([])
+    private let recounted = Locked<[(cases: [BenchCase], rounds: Int)]>([])
 
     var rounds: [(round: Int, side: GateSide)] { started.withLock { $0 } }
+    var recounts: [(cases: [BenchCase], rounds: Int)] { recounted.withLock { $0 } }
 
     func benchEvent(_ event: BenchEvent) {
-        if case .roundStarted(let round, _, let side) = event { started.withLock { $0.append((round, side)) } }
+        switch event {
+        case .roundStarted(let round, _, let side): started.withLock { $0.append((round, side)) }
+        case .recountStarted(let cases, let rounds): recounted.withLock { $0.append((cases, rounds)) }
+        default: break
+        }
     }
 }

@@ -150,6 +150,8 @@ final class HardeningTests: SchedBenchTestCase {
         XCTAssertTrue(reserved.contains("--trials is set by gate") && reserved.contains("--trials-per-round"), reserved)
         let none = try gateUsage(["--candidate", executable.path, "--trials-per-round", "0", "--", "--suite", "quick"])
         XCTAssertTrue(none.contains("--trials-per-round 0 is outside 1...1000"), none)
+        let recounts = try gateUsage(["--candidate", executable.path, "--rounds", "990", "--confirmation-rounds", "11", "--", "--suite", "quick"])
+        XCTAssertTrue(recounts.contains("--confirmation-rounds 11 is outside 0...10 (with --rounds 990)"), recounts)
     }
 
     private func gateUsage(_ arguments: [String]) throws -> String {

@@ -165,12 +165,45 @@ final class MergeCommandTests: SchedBenchTestCase {
         let withHistory = try schedbench(["merge"] + shards.map(\.path) + ["--out", merged.path, "--overwrite", "--history"])
         XCTAssertEqual(withHistory.status, 64, withHistory.stderr)
 
+        // A shard of a gate that recounts changed instruction counts (`gate
+        // --confirmation-rounds`) may hold those cases' further rounds, all of them.
+        func rewrite(_ side: String, of shard: URL, _ change: ([[String: String]]) -> [[String: String]]) throws {
+            let file = shard.appendingPathComponent("\(side)/results.csv")
+            let rows = change(try CSVFile.read(file, requiring: ResultsFiles.resultsHeader))
+            try CSVFile.write(header: ResultsFiles.resultsHeader, rows: rows.map { row in ResultsFiles.resultsHeader.map { row[$0]! } }, to: file)
+        }
+        var description = try XCTUnwrap(try ShardFile.read(in: shards[0]))
+        description.confirmationRounds = 2
+        try description.write(to: shards[0])
+        for side in ["baseline", "candidate"] {
+            try rewrite(side, of: shards[0]) { rows in
+                rows + rows.map { row in
+                    var again = row
+                    again["trial"] = String(Int(row["trial"]!)! + 2)
+                    return again
+                }
+            }
+        }
+        let recounted = try schedbench(["merge"] + shards.map(\.path) + ["--out", parent.appendingPathComponent("m1").path, "--metric", "allocs_per_event"])
+        XCTAssertEqual(recounted.status, 0, recounted.stderr)
+        let merged4 = try CSVFile.read(parent.appendingPathComponent("m1/comparison.csv"), requiring: ComparisonFile.header)
+        let recountedWorkload = try XCTUnwrap(description.cases.first?.workload.rawValue)
+        XCTAssertEqual(Set(merged4.map { "\($0["workload"]!) \($0["base_trials"]!)" }).count, 2)
+        for row in merged4 { XCTAssertEqual(row["base_trials"], row["workload"] == recountedWorkload ? "4" : "2", "\(row)") }
+        try rewrite("candidate", of: shards[0]) { $0.filter { $0["trial"] != "4" } }
+        let partly = try schedbench(["merge"] + shards.map(\.path) + ["--out", parent.appendingPathComponent("m3").path])
+        XCTAssertEqual(partly.status, 1, partly.stderr)
+        XCTAssertTrue(partly.stderr.contains("shard 1/2 (\(shards[0].path))'s candidate holds 3 round(s) of"), partly.stderr)
+        XCTAssertTrue(partly.stderr.contains("not 2 (or 4, recounted)"), partly.stderr)
+        try rewrite("candidate", of: shards[0]) { $0.filter { $0["trial"] != "3" } }
+
         // A gate shard that did not run every round.
         let candidate = shards[1].appendingPathComponent("candidate/results.csv")
         let rows = try CSVFile.read(candidate, requiring: ResultsFiles.resultsHeader).filter { $0["trial"] != "2" }
         try CSVFile.write(header: ResultsFiles.resultsHeader, rows: rows.map { row in ResultsFiles.resultsHeader.map { row[$0]! } }, to: candidate)
         let unfinished = try schedbench(["merge"] + shards.map(\.path) + ["--out", parent.appendingPathComponent("m2").path])
         XCTAssertEqual(unfinished.status, 1, unfinished.stderr)
-        XCTAssertTrue(unfinished.stderr.contains("shard 2/2 (\(shards[1].path))'s candidate holds 1 of 2 rounds"), unfinished.stderr)
+        XCTAssertTrue(unfinished.stderr.contains("shard 2/2 (\(shards[1].path))'s candidate holds 1 round(s) of"), unfinished.stderr)
+        XCTAssertTrue(unfinished.stderr.contains("not 2: the gate did not finish"), unfinished.stderr)
     }
 }

@@ -103,9 +103,11 @@ package struct Comparison: Sendable {
         /// 10% shared by all the tests), so it is what this comparison could have flagged.
         /// Nil without an interval (`Estimator.single`).
         package var detectableChange: Double?
-        /// For `instructions_per_event`: the largest `instructions_repeat_difference` of any
-        /// run or round on either side, when it is more than `repeatLimit` of the threshold.
-        /// The row is then inconclusive, with no p-value, and takes no part in the family.
+        /// For `instructions_per_event`: how far apart two counts of one build came, when
+        /// that is more than `repeatLimit` of the threshold: the largest of any run's or
+        /// round's `instructions_repeat_difference` (its counts in two processes) and of each
+        /// side's spread over its rounds (`Statistics.relativeRange`). The row is then
+        /// inconclusive, with no p-value, and takes no part in the family.
         package var unstableRepeat: Double?
     }
 
@@ -119,7 +121,9 @@ package struct Comparison: Sendable {
     /// and regressed. Two counts of it in one process differed by 1.4–15% in 8 of 8
     /// processes; the trampoline's by 0 (docs/performance/journal.md, "2026-11-30
     /// (morning)"). Observe(on:) `reference` on `serial` keeps one of two levels for a whole
-    /// process, which only counts from two processes show.
+    /// process, which only counts from two processes show, in one round or between rounds;
+    /// a gate counts a case it would call changed in more processes to look for the other
+    /// level (`GateWorkflow.confirmationRounds`).
     package static let repeatLimit = 1.0 / 3
 
     /// What NEW was judged against.
@@ -267,13 +271,15 @@ package struct Comparison: Sendable {
         }
     }
 
-    /// The largest `instructions_repeat_difference` in `results` when `metric` is
-    /// `instructions_per_event` and it is more than `repeatLimit` of `threshold`; else nil.
+    /// When `metric` is `instructions_per_event`: the largest move between two counts of one
+    /// build in `results` (each a side or a run: its rounds' `instructions_repeat_difference`,
+    /// and the relative range of its rounds' counts), if it is more than `repeatLimit` of
+    /// `threshold`; else nil.
     static func unstableRepeat(_ metric: Metric, _ results: [CaseResult], threshold: Double) -> Double? {
-        guard metric == .instructionsPerEvent,
-            let largest = results.flatMap({ $0.values(.instructionsRepeatDifference) }).max(),
-            largest > threshold * repeatLimit
-        else { return nil }
+        guard metric == .instructionsPerEvent else { return nil }
+        let inRounds = results.flatMap { $0.values(.instructionsRepeatDifference) }
+        let betweenRounds = results.map { Statistics.relativeRange($0.values(.instructionsPerEvent)) }
+        guard let largest = (inRounds + betweenRounds).max(), largest > threshold * repeatLimit else { return nil }
         return largest
     }
 

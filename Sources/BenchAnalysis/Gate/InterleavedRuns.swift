@@ -84,25 +84,52 @@ package struct InterleavedRuns: Sendable {
 
     package func resultsDirectory(_ side: Side) -> URL { directory.appendingPathComponent(side.rawValue) }
 
+    /// The rounds run so far: each side's results, every round merged (round r is trial r),
+    /// as written under `directory`.
+    package struct Rounds: Sendable {
+        package var results: [Side: [CaseResult]] = [:]
+        /// The last round's number.
+        package var last = 0
+        /// How long each side's first round took (the later rounds' timeouts follow it).
+        var firstRoundSeconds: [TimeInterval] = []
+    }
+
     /// Runs the rounds. A case with invariant violations is a result, kept for `compare` to
     /// judge; a build that fails to run, or a case it could not run, is an error. Returns
-    /// whether every round ran (false when `cancellation` stopped it early).
-    @discardableResult
-    package func execute(observer: any BenchObserver = SilentObserver(), cancellation: CancellationToken = CancellationToken()) throws -> Bool {
-        var merged: [Side: [CaseResult]] = [:]
-        var firstRoundSeconds: [TimeInterval] = []
-        for round in 1...rounds {
+    /// the rounds, or nil when `cancellation` stopped them early (the rounds finished are
+    /// written).
+    package func execute(observer: any BenchObserver = SilentObserver(), cancellation: CancellationToken = CancellationToken()) throws -> Rounds? {
+        var done = Rounds()
+        return try run(rounds, of: cases, after: &done, total: rounds, observer: observer, cancellation: cancellation) ? done : nil
+    }
+
+    /// Runs `more` rounds of `cases` alone (a subset of `self.cases`), numbered on from
+    /// `done.last`, and adds them to `done` and to the results written: those cases then
+    /// hold more rounds than the others. Returns false when `cancellation` stopped it early.
+    package func runMore(
+        _ more: Int, of cases: [BenchCase], after done: inout Rounds, observer: any BenchObserver = SilentObserver(),
+        cancellation: CancellationToken = CancellationToken()
+    ) throws -> Bool {
+        try run(more, of: cases, after: &done, total: done.last + more, observer: observer, cancellation: cancellation)
+    }
+
+    private func run(
+        _ count: Int, of cases: [BenchCase], after done: inout Rounds, total: Int, observer: any BenchObserver,
+        cancellation: CancellationToken
+    ) throws -> Bool {
+        guard count > 0 else { return true }
+        for round in (done.last + 1)...(done.last + count) {
             if cancellation.isCancelled { return false }
             let order: [Side] = round % 2 == 1 ? [.baseline, .candidate] : [.candidate, .baseline]
             let timeout = Self.timeout(
-                explicit: childTimeout, default: options.childTimeout, firstRoundSeconds: round == 1 ? [] : firstRoundSeconds)
+                explicit: childTimeout, default: options.childTimeout, firstRoundSeconds: round == 1 ? [] : done.firstRoundSeconds)
             let roundOptions = roundOptions
             let together = sidesTogether ? [order] : order.map { [$0] }
             for sides in together {
                 let replies = Locked([Side: Result<(ChildReply, String, TimeInterval), Error>]())
                 DispatchQueue.concurrentPerform(iterations: sides.count) { index in
                     let side = sides[index]
-                    observer.benchEvent(.roundStarted(round: round, of: rounds, side: side))
+                    observer.benchEvent(.roundStarted(round: round, of: total, side: side))
                     let child = ChildProcess(binary: executables[side]!)
                     let started = Date()
                     let reply = Result {
@@ -112,7 +139,8 @@ package struct InterleavedRuns: Sendable {
                                 // Progress passes; the gate reports results itself.
                                 switch $0 {
                                 case .caseStarted, .trialStarted, .caseFailed: return true
-                                case .caseFinished, .roundStarted, .scenarioStarted, .stressIteration, .scenarioFinished: return false
+                                case .caseFinished, .roundStarted, .recountStarted, .scenarioStarted, .stressIteration, .scenarioFinished:
+                                    return false
                                 }
                             },
                             timeout: timeout)
@@ -121,10 +149,11 @@ package struct InterleavedRuns: Sendable {
                 }
                 for side in sides {
                     let (reply, name, seconds) = try replies.withLock { $0[side]! }.get()
-                    if round == 1 { firstRoundSeconds.append(seconds) }
-                    try record(reply, from: name, side: side, round: round, into: &merged)
+                    if round == 1 { done.firstRoundSeconds.append(seconds) }
+                    try record(reply, from: name, side: side, round: round, into: &done.results)
                 }
             }
+            done.last = round
         }
         return true
     }

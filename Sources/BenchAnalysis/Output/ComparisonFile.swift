@@ -6,8 +6,8 @@ import Foundation
 /// --format csv` prints the same text; `gate` writes it next to both sides' results).
 /// `estimator` names how the row's bounds were made (`Comparison.Estimator`: welch,
 /// paired, window or single), and so the rule that decided its verdict; `unstable_repeat`
-/// is set on an `instructions_per_event` row left undecided because its two counts, made in
-/// two processes, differed by that fraction (`Comparison.repeatLimit`).
+/// is set on an `instructions_per_event` row left undecided because two counts of one build,
+/// made in two processes, differed by that fraction (`Comparison.repeatLimit`).
 package enum ComparisonFile {
     package static let name = "comparison.csv"
 

@@ -24,6 +24,9 @@ package struct ShardFile: Codable, Sendable, Equatable {
     package var cases: [BenchCase]
     /// A gate's rounds (each case of each side then holds trials 1...rounds); nil for a run.
     package var rounds: Int?
+    /// The rounds a gate that counts instructions adds for the cases whose count changed
+    /// (those cases hold trials 1...rounds + confirmationRounds); nil when it adds none.
+    package var confirmationRounds: Int?
 
     package init(kind: Kind, shard: Shard, plan: [BenchCase], rounds: Int? = nil) {
         self.kind = kind

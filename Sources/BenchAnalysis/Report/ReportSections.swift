@@ -377,7 +377,7 @@ enum ReportSections {
         let unstable = sorted.filter { $0.unstableRepeat != nil }
         if !unstable.isEmpty {
             html +=
-                note("Left undecided: the two instruction counts made in two processes differed by more than a third of the threshold.")
+                note("Left undecided: two instruction counts of one build, made in two processes, differed by more than a third of the threshold.")
                 + "<ul>"
                 + unstable.map { row in
                     "<li>\(escape(labels[row.benchCase]!)) \(row.metric.rawValue): \(String(format: "%.1f%%", row.unstableRepeat! * 100))</li>"

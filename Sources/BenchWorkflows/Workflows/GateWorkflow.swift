@@ -9,11 +9,32 @@ import Foundation
 /// directory. A shard of a gate (`gate --shard K/N`) runs its rounds and writes
 /// `shard.json` beside them, but compares nothing: its verdict would judge one share of the
 /// cases alone, so the verdict is `merge`'s, over every shard's cases at once.
+///
+/// A gate that counts instructions does not decide a changed count on its rounds alone.
+/// A case's count can keep one of two levels for a whole process (observe(on:) `reference`
+/// on `serial`: about 7,040 or 8,460 instructions an event), and when every process of one
+/// side fell on one level and every one of the other side on the other, an A/A gate called
+/// the case 16.5% improved (docs/performance/journal.md, "2026-11-30 (evening)"). So the
+/// cases whose instruction row the rounds would call regressed or improved are counted
+/// again, alone, in `confirmationRounds` more rounds: their rows are then judged on every
+/// round, and a side whose counts moved by more than a third of the threshold between its
+/// processes leaves the row undecided (`Comparison.repeatLimit`). A change that belongs to
+/// the build counts the same in the new processes and stays decided (unless the case's
+/// count alone differs from its count among the others by more than that limit, as an
+/// allocating case's can by up to 1.4% under load). The recount costs two more processes a
+/// side and round, valgrind's start-up each, and only when a count changed.
 package struct GateWorkflow: Sendable {
     package var runs: InterleavedRuns
     package var policy: ComparisonPolicy
     /// The share of the plan `runs.cases` is; nil for a whole gate.
     package var shard: ShardFile?
+    /// The rounds a gate that counts instructions runs again on the cases whose count it
+    /// would call changed (0: none).
+    package var confirmationRounds = GateWorkflow.defaultConfirmationRounds
+
+    /// Two rounds: four more processes a side, so a level every process of a side kept
+    /// would have to be kept by eight of them.
+    package static let defaultConfirmationRounds = 2
 
     package init(runs: InterleavedRuns, policy: ComparisonPolicy, shard: ShardFile? = nil) {
         self.runs = runs
@@ -37,18 +58,38 @@ package struct GateWorkflow: Sendable {
     /// Runs the rounds, then compares and reports (a shard only runs its rounds). A build
     /// that fails to run, or results it wrote that cannot be read, throw `BenchError`.
     package func execute(observer: any BenchObserver = SilentObserver(), cancellation: CancellationToken = CancellationToken()) throws -> Outcome {
-        if let shard {
+        let recounts = runs.options.countInstructions && policy.metrics.contains(.instructionsPerEvent) ? confirmationRounds : 0
+        if var shard {
+            shard.confirmationRounds = recounts > 0 ? recounts : nil
             try ResultsFiles.prepare(runs.directory)
             try shard.write(to: runs.directory)
         } else {
             ShardFile.remove(in: runs.directory)
         }
-        guard try runs.execute(observer: observer, cancellation: cancellation) else {
-            return Outcome(finished: false, comparison: nil, report: nil)
+        let unfinished = Outcome(finished: false, comparison: nil, report: nil)
+        guard var done = try runs.execute(observer: observer, cancellation: cancellation) else { return unfinished }
+        let changed = recounts > 0 ? Self.changedCounts(done.results, of: runs.cases, policy: policy) : []
+        if !changed.isEmpty {
+            observer.benchEvent(.recountStarted(cases: changed, rounds: recounts))
+            guard try runs.runMore(recounts, of: changed, after: &done, observer: observer, cancellation: cancellation) else { return unfinished }
         }
         guard shard == nil else { return Outcome(finished: true, comparison: nil, report: nil) }
         let (comparison, report) = try Self.compare(in: runs.directory, policy: policy)
         return Outcome(finished: true, comparison: comparison, report: report)
+    }
+
+    /// The cases of `cases` (in that order) whose `instructions_per_event` row a paired
+    /// comparison of `results` under `policy` calls regressed or improved. In a shard the
+    /// family is the shard's own cases, smaller than the merged gate's, so it recounts at
+    /// least the cases the merge would call changed.
+    static func changedCounts(_ results: [GateSide: [CaseResult]], of cases: [BenchCase], policy: ComparisonPolicy) -> [BenchCase] {
+        let comparison = Comparison(
+            base: results[.baseline] ?? [], new: results[.candidate] ?? [], thresholds: policy.thresholds, metrics: policy.metrics,
+            method: policy.method, paired: true)
+        let changed = Set(
+            comparison.rows.filter { $0.metric == .instructionsPerEvent && ($0.verdict == .regressed || $0.verdict == .improved) }
+                .map(\.benchCase))
+        return cases.filter(changed.contains)
     }
 
     /// Compares the `candidate/` rounds in `directory` with the `baseline/` ones, paired by

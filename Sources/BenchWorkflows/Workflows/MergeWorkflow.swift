@@ -251,11 +251,13 @@ package struct MergeWorkflow: Sendable {
                         + "; run it again")
             }
             if let rounds = shard.file.rounds {
+                let recounted = rounds + (shard.file.confirmationRounds ?? 0)
                 for result in results {
                     let trials = Set(result.trials.map(\.trial))
-                    if trials != Set(1...rounds) {
+                    if trials != Set(1...rounds) && trials != Set(1...recounted) {
+                        let expected = recounted > rounds ? "\(rounds) (or \(recounted), recounted)" : "\(rounds)"
                         throw BenchError.mismatched(
-                            "\(name) holds \(trials.count) of \(rounds) rounds of \(result.benchCase): the gate did not finish; run it again")
+                            "\(name) holds \(trials.count) round(s) of \(result.benchCase), not \(expected): the gate did not finish; run it again")
                     }
                 }
             }

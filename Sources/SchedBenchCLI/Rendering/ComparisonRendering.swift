@@ -91,7 +91,7 @@ enum ComparisonRendering {
         case .regressed: return markdown ? "**regressed**" : "regressed"
         case .inconclusive:
             if let unstable = row.unstableRepeat {
-                return "inconclusive (unstable count: two counts in two processes differed by \(percent(unstable)), "
+                return "inconclusive (unstable count: two counts of one build, in two processes, differed by \(percent(unstable)), "
                     + "more than \(percent(row.threshold * Comparison.repeatLimit)))"
             }
             if row.estimator == .single { return "inconclusive (one value a side: no interval)" }

@@ -21,6 +21,11 @@ final class ProgressRenderer: BenchObserver, Sendable {
         case .roundStarted(let round, let of, let side):
             prefix.withLock { $0.round = "[round \(round)/\(of) \(side.rawValue)] " }
             if line.isLive { update("") } else { message("gate: round \(round)/\(of): \(side.rawValue)") }
+        case .recountStarted(let cases, let rounds):
+            message(
+                "gate: the instruction count of \(cases.count) case(s) changed; counting \(cases.count == 1 ? "it" : "them") "
+                    + "again in \(rounds) more rounds of \(cases.count == 1 ? "it" : "them") alone before deciding: "
+                    + cases.prefix(5).map { "\($0)" }.joined(separator: "; ") + (cases.count > 5 ? "; …" : ""))
         case .caseStarted(let benchCase, let index, let count):
             prefix.withLock { $0.label = "[\(index)/\(count)] \(benchCase)" }
             update("")

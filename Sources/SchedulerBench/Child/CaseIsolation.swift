@@ -223,11 +223,7 @@ struct CaseIsolation: Sendable {
     /// property of the build repeats (the trampoline's exactly); one that moves between
     /// processes, within each or from one level to another, is left undecided by
     /// `Comparison`.
-    static func repeatDifference(_ counts: [Double]) -> Double {
-        guard let low = counts.min(), let high = counts.max() else { return 0 }
-        let mean = counts.reduce(0, +) / Double(counts.count)
-        return mean > 0 ? (high - low) / mean : 0
-    }
+    static func repeatDifference(_ counts: [Double]) -> Double { Statistics.relativeRange(counts) }
 
     /// The one case a single-case reply must hold, or the error the child reported for it.
     private static func single(_ reply: ChildReply, _ benchCase: BenchCase, _ name: String) throws -> (result: CaseResult, operations: Int?) {

@@ -337,6 +337,41 @@ final class ComparisonTests: XCTestCase {
         XCTAssertEqual(repeating.hypotheses, 2)
     }
 
+    /// The false "improved" of 2026-11-30 (evening): observe(on:) `reference` on `serial`
+    /// counted about 8,460 or 7,050 instructions an event, a level a process keeps. With
+    /// each side's rounds on one level the row is decided; once a side's rounds (a gate's
+    /// recount) show both levels, that side's spread leaves it undecided, whichever side
+    /// it is, even though every round's two processes agreed.
+    func testASidesCountsThatMoveBetweenRoundsLeaveTheRowUndecided() throws {
+        let thresholds = Thresholds(metrics: [.instructionsPerEvent: 0.03])
+        func row(base: [Double], new: [Double]) throws -> Comparison.Row {
+            let comparison = Comparison(
+                base: [counted(base.map { ($0, 0.004) })], new: [counted(new.map { ($0, 0.004) })], thresholds: thresholds,
+                metrics: [.instructionsPerEvent], paired: true)
+            return try XCTUnwrap(comparison.rows.first)
+        }
+        let levels = try row(base: [8_474, 8_440], new: [7_050, 7_070])
+        XCTAssertEqual(levels.verdict, .improved, "two rounds a side on one level each cannot show the levels")
+        XCTAssertNil(levels.unstableRepeat)
+
+        let recountedBase = try row(base: [8_474, 8_440, 7_060, 7_045], new: [7_050, 7_070, 7_041, 7_066])
+        XCTAssertEqual(recountedBase.verdict, .inconclusive)
+        let baseCounts: [Double] = [8_474, 8_440, 7_060, 7_045]
+        let baseMean = baseCounts.reduce(0, +) / 4
+        XCTAssertEqual(try XCTUnwrap(recountedBase.unstableRepeat), (8_474 - 7_045) / baseMean, accuracy: 1e-12)
+        XCTAssertNil(recountedBase.pValue)
+        let recountedNew = try row(base: [8_474, 8_440, 8_452, 8_470], new: [7_050, 7_070, 8_461, 7_066])
+        XCTAssertEqual(recountedNew.verdict, .inconclusive)
+        XCTAssertNotNil(recountedNew.unstableRepeat)
+
+        let steady = try row(base: [120, 120, 120, 120], new: [124, 124, 124.1, 124])
+        XCTAssertEqual(steady.verdict, .regressed, "a change every process repeats stays decided over four rounds")
+        XCTAssertNil(steady.unstableRepeat)
+        XCTAssertEqual(steady.baseTrials, 4)
+        let justInside = try row(base: [1_000, 1_009.9], new: [1_000, 1_001])
+        XCTAssertNil(justInside.unstableRepeat, "0.99% between rounds is within a third of 3%")
+    }
+
     /// The limit is a share of the row's own threshold, and a count with no recorded
     /// repeat (a run made before the metric existed) is decided as before.
     func testTheRepeatLimitFollowsTheThreshold() {

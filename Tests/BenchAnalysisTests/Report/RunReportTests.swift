@@ -131,7 +131,7 @@ final class RunReportTests: XCTestCase {
             return ReportInput(path: "r", cases: [CaseResult(benchCase: benchCase, trials: [counting])], provenance: nil)
         }
         let html = RunReport.render(run: counted(3_529, repeatDifference: 0.052), base: counted(2_965, repeatDifference: 0.004))
-        XCTAssertTrue(html.contains("Left undecided: the two instruction counts made in two processes differed"), html)
+        XCTAssertTrue(html.contains("Left undecided: two instruction counts of one build, made in two processes, differed"), html)
         XCTAssertTrue(html.contains("instructions_per_event: 5.2%</li>"), html)
         let steady = RunReport.render(run: counted(2_966, repeatDifference: 0.001), base: counted(2_965, repeatDifference: 0))
         XCTAssertFalse(steady.contains("Left undecided"))

@@ -106,6 +106,6 @@ final class ComparisonRenderingTests: XCTestCase {
             metrics: [.instructionsPerEvent], paired: true)
         let markdown = try ComparisonRendering.render(comparison, format: .markdown)
         XCTAssertTrue(
-            markdown.contains("| inconclusive (unstable count: two counts in two processes differed by 5.2%, more than 1.0%) |"), markdown)
+            markdown.contains("| inconclusive (unstable count: two counts of one build, in two processes, differed by 5.2%, more than 1.0%) |"), markdown)
     }
 }
