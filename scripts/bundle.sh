@@ -77,6 +77,8 @@ if [ -n "$check" ]; then
         case "$program" in schedbench|schedbench-builtins) ;; *) commands+=("$bundle/$program") ;; esac
     done
     [ ${#commands[@]} -gt 0 ] || { echo "error: $check holds no measuring executable" >&2; exit 1; }
+    commit="$(sed -n '1s/^SchedulerBench \([^ ,]*\), built.*/\1/p' "$bundle/README")"
+    [ -n "$commit" ] || { echo "error: $check's README does not name the commit it was built from" >&2; exit 1; }
     script="$fresh/inside.sh"
     {
         echo 'set -euo pipefail'
@@ -87,6 +89,8 @@ if [ -n "$check" ]; then
             echo "grep -q '^  observeOn.throughput' '$label-list.txt'"
             echo "'$command' run --workload observeOn.throughput --scheduler serial,none --strategy drain,gcd --producers 1,4 --events 2000 --trials 2 --isolate --out '$label-run' --no-table --quiet"
             echo "test \"\$(grep -c ',observeOn.throughput,serial,drain,' '$label-run/results.csv')\" -gt 0"
+            # The run names the commit the bundle was built from, though no git is at hand.
+            [ "$commit" = unknown ] || echo "grep -q ',$commit,release,' '$label-run/results.csv' || { echo 'error: the run did not record the bundle'\''s commit $commit' >&2; exit 1; }"
             echo "'$command' stress --scenario mpsc.spec,merge.fanIn --iterations 5 --out '$label-stress' --quiet"
         done
         echo "echo \"bundle ran from \$work: $(for c in "${commands[@]}"; do printf '%s ' "$(basename "$c")"; done)(list, an isolated run, two stress scenarios each)\""
@@ -185,6 +189,13 @@ if [ "$strip_symbols" = 1 ]; then
     done
 fi
 
+# The commit the programs were built from (the measured package's), as `run` records it
+# where it can ask git: a bundle runs where neither the checkout nor git is.
+commit="$(git -C "${package_path:-.}" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+if [ "$commit" != unknown ] && [ -n "$(git -C "${package_path:-.}" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+    commit="$commit-dirty"
+fi
+
 for binary in "$root"/libexec/*; do
     program="$(basename "$binary")"
     cat > "$root/$program" <<EOF
@@ -192,14 +203,15 @@ for binary in "$root"/libexec/*; do
 # Runs $program with the bundle's own loader and libraries (scripts/bundle.sh).
 here="\$(cd "\$(dirname "\$0")" && pwd)"
 SCHEDBENCH_SELF="\$here/$program"
-export SCHEDBENCH_SELF
+SCHEDBENCH_COMMIT="\${SCHEDBENCH_COMMIT:-$commit}"
+export SCHEDBENCH_SELF SCHEDBENCH_COMMIT
 exec "\$here/lib/$loader" --library-path "\$here/lib" --argv0 "\$0" "\$here/libexec/$program" "\$@"
 EOF
     chmod +x "$root/$program"
 done
 
 cat > "$root/README" <<EOF
-SchedulerBench $(git rev-parse --short HEAD 2>/dev/null || echo unknown), built $(date -u +%Y-%m-%d) for $arch Linux.
+SchedulerBench $commit, built $(date -u +%Y-%m-%d) for $arch Linux.
 Runs without Swift: ./schedbench run --suite scaling (see ./schedbench --help).
 Programs: $(cd "$root/libexec" && ls | tr '\n' ' ')
 Libraries (lib/, with the loader $loader): $(cd "$root/lib" && ls | tr '\n' ' ')
