@@ -87,7 +87,13 @@ package struct Comparison: Sendable {
         package var estimate: RatioEstimate?
         /// The same ratio with a two-sided 95% confidence interval, for reading.
         package var interval95: RatioEstimate?
+        /// The threshold the verdict used: the thresholds' for this workload and metric, or
+        /// the case's `noiseFloor` where that is larger.
         package var threshold: Double
+        /// With `compare --noise-floor`: how far apart two processes of the build came in
+        /// this case and metric over the A/A runs the floor was measured on (`NoiseFloor`);
+        /// nil where the floor has no value for it.
+        package var noiseFloor: Double? = nil
         package var verdict: Verdict
         /// How `estimate` was made, and so which rule decided `verdict`.
         package var estimator: Estimator
@@ -175,17 +181,19 @@ package struct Comparison: Sendable {
     /// metric's trials with the same number on both sides form a pair (a gate's round r is
     /// trial r on each side) and rows with two or more pairs are estimated `.paired`;
     /// otherwise (and for rows with fewer pairs) the sides are independent samples (`.welch`).
+    /// With `noiseFloor`, a row's threshold is raised to its case's floor where that is
+    /// larger (`NoiseFloor`).
     package init(
         base: [CaseResult], new: [CaseResult], thresholds: Thresholds,
         metrics: [Metric] = Metric.comparedByDefault, confidence: Double = Comparison.decisionConfidence,
-        method: Method = .familyWise, paired: Bool = false
+        method: Method = .familyWise, paired: Bool = false, noiseFloor: NoiseFloor? = nil
     ) {
         let baseByKey = Dictionary(base.map { (Self.key($0.benchCase), $0) }, uniquingKeysWith: { first, _ in first })
         let newKeys = Set(new.map { Self.key($0.benchCase) })
         self.init(
             baseline: .run, new: new, baseRuns: { baseByKey[Self.key($0)].map { [$0] } ?? [] },
             onlyInBase: base.map(\.benchCase).filter { !newKeys.contains(Self.key($0)) },
-            thresholds: thresholds, metrics: metrics, confidence: confidence, method: method, paired: paired)
+            thresholds: thresholds, metrics: metrics, confidence: confidence, method: method, paired: paired, noiseFloor: noiseFloor)
     }
 
     /// Judges NEW against a history (`compare --history`): each case against its `window`
@@ -201,12 +209,12 @@ package struct Comparison: Sendable {
         let windowByKey = Dictionary(window.map { (Self.key($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.init(
             baseline: .history, new: new, baseRuns: { windowByKey[Self.key($0)] ?? [] }, onlyInBase: [],
-            thresholds: thresholds, metrics: metrics, confidence: confidence, method: method, paired: false)
+            thresholds: thresholds, metrics: metrics, confidence: confidence, method: method, paired: false, noiseFloor: nil)
     }
 
     private init(
         baseline: Baseline, new: [CaseResult], baseRuns: (BenchCase) -> [CaseResult], onlyInBase: [BenchCase],
-        thresholds: Thresholds, metrics: [Metric], confidence: Double, method: Method, paired: Bool
+        thresholds: Thresholds, metrics: [Metric], confidence: Double, method: Method, paired: Bool, noiseFloor: NoiseFloor?
     ) {
         self.method = method
         self.paired = paired
@@ -230,7 +238,8 @@ package struct Comparison: Sendable {
                 guard let baseMedian = Statistics.median(runs.compactMap { Statistics.median($0.values(metric)) }),
                     let newMedian = Statistics.median(newResult.values(metric))
                 else { continue }
-                let threshold = thresholds.threshold(for: metric, in: newResult.benchCase.workload)
+                let measuredNoise = noiseFloor?.floor(of: metric, in: newResult.benchCase)
+                let threshold = max(thresholds.threshold(for: metric, in: newResult.benchCase.workload), measuredNoise ?? 0)
                 let pairs = paired && runs.count == 1 ? Self.pairs(runs[0], newResult, metric, floor: floor) : []
                 let countedOnce = baseline == .history && ([newResult] + runs).allSatisfy { Self.isCountedOnce(metric, in: $0) }
                 let estimator = Self.estimator(pairs: pairs.count, baseRuns: baseValues, new: newValues.count, countedOnce: countedOnce)
@@ -248,7 +257,7 @@ package struct Comparison: Sendable {
                         benchCase: newResult.benchCase, metric: metric, baseMedian: baseMedian, newMedian: newMedian,
                         baseTrials: baseValues.reduce(0) { $0 + $1.count }, newTrials: newValues.count, baseRuns: baseValues.count,
                         estimate: decided, interval95: estimate(0.975),
-                        threshold: threshold,
+                        threshold: threshold, noiseFloor: measuredNoise,
                         verdict: unstable != nil ? .inconclusive : Self.verdict(decided, metric: metric, threshold: threshold, estimator: estimator),
                         estimator: estimator,
                         pValue: estimator == .single || estimator == .windowRange || unstable != nil

@@ -90,17 +90,8 @@ struct ThresholdsFile: Decodable {
         case defaultThreshold = "default", metrics, workloads
     }
 
-    /// Any key, so that one this format does not have is named in the error.
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     init(from decoder: any Decoder) throws {
-        let keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
-        if let unknown = keys.sorted().first(where: { Key(rawValue: $0) == nil }) {
+        if let unknown = try AnyCodingKey.firstUnknown(in: decoder, valid: Key.allCases.map(\.rawValue)) {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "unknown key '\(unknown)'; valid: \(Key.allCases.map(\.rawValue).joined(separator: ", "))"))
         }
@@ -108,7 +99,7 @@ struct ThresholdsFile: Decodable {
         defaultThreshold = try container.decodeIfPresent(Fraction.self, forKey: .defaultThreshold)
         metrics = try Self.metricTable(container, .metrics)
         if container.contains(.workloads) {
-            let tables = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .workloads)
+            let tables = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: .workloads)
             var result: [WorkloadName: [Metric: Fraction]] = [:]
             for key in tables.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
                 let workload = WorkloadName(key.stringValue)
@@ -126,7 +117,7 @@ struct ThresholdsFile: Decodable {
     /// The metric table at `key` of `container`, its names checked against `Metric`.
     private static func metricTable<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K) throws -> [Metric: Fraction]? {
         guard container.contains(key) else { return nil }
-        let table = try container.nestedContainer(keyedBy: AnyKey.self, forKey: key)
+        let table = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)
         var result: [Metric: Fraction] = [:]
         for name in table.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
             guard let metric = Metric(rawValue: name.stringValue) else {

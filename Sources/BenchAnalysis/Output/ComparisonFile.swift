@@ -7,7 +7,9 @@ import Foundation
 /// `estimator` names how the row's bounds were made (`Comparison.Estimator`: welch,
 /// paired, window or single), and so the rule that decided its verdict; `unstable_repeat`
 /// is set on an `instructions_per_event` row left undecided because two counts of one build,
-/// made in two processes, differed by that fraction (`Comparison.repeatLimit`).
+/// made in two processes, differed by that fraction (`Comparison.repeatLimit`);
+/// `noise_floor` is the case's floor from `compare --noise-floor` (`NoiseFloor`), and
+/// `threshold` the larger of it and the thresholds' value.
 package enum ComparisonFile {
     package static let name = "comparison.csv"
 
@@ -16,6 +18,7 @@ package enum ComparisonFile {
             "metric", "base_median", "new_median", "base_trials", "new_trials",
             "ratio", "ratio_low", "ratio_high", "ci95_low", "ci95_high", "threshold", "verdict",
             "p_value", "p_adjusted", "detectable_change", "base_runs", "estimator", "unstable_repeat",
+            "noise_floor",
         ]
 
     /// The CSV text.
@@ -33,6 +36,7 @@ package enum ComparisonFile {
                 format(row.threshold), row.verdict.rawValue,
                 row.pValue.map(format) ?? "", row.adjustedPValue.map(format) ?? "", row.detectableChange.map(format) ?? "",
                 String(row.baseRuns), row.estimator.rawValue, row.unstableRepeat.map(format) ?? "",
+                row.noiseFloor.map(format) ?? "",
             ]
         }
         return String(decoding: try CSVFile.render(header: header, rows: rows), as: UTF8.self)

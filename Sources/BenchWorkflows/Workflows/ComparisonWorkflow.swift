@@ -17,6 +17,9 @@ package struct ComparisonPolicy: Sendable {
     package var failOnInconclusive: Bool
     /// Runs on different testbeds are refused (`mismatched`) instead of compared with a warning.
     package var requireSameTestbed: Bool
+    /// Each case's A/A noise floor (`compare --noise-floor`): a row's threshold is raised to
+    /// it where it is larger. Two runs only; nil elsewhere.
+    package var noiseFloor: NoiseFloor? = nil
 
     package init(
         thresholds: Thresholds, metrics: [Metric] = Metric.comparedByDefault, method: Comparison.Method = .familyWise,
@@ -77,8 +80,10 @@ package enum ComparisonWorkflow {
         notices += baseFailures(baseCases, base: base)
         notices += unusedThresholds(policy.thresholds, measured: baseCases + newCases)
         if !paired { notices += try processNotices(base: base, new: new) }
+        if let floor = policy.noiseFloor { notices += noiseFloorNotices(floor, new: newCases) }
         let comparison = Comparison(
-            base: baseCases, new: newCases, thresholds: policy.thresholds, metrics: policy.metrics, method: policy.method, paired: paired)
+            base: baseCases, new: newCases, thresholds: policy.thresholds, metrics: policy.metrics, method: policy.method, paired: paired,
+            noiseFloor: policy.noiseFloor)
         return try conclude(comparison, notices: notices, baseCases: baseCases.count, newCases: newCases.count, base: base, new: new, policy: policy, csv: csv)
     }
 
@@ -172,6 +177,53 @@ package enum ComparisonWorkflow {
                 "BASE and NEW each ran in one process: their intervals hold the spread of trials inside a process, not the larger spread between processes, "
                     + "so a verdict on time, CPU time or memory can be the processes', not the code's; make both runs with --processes 5, or use gate, or compare --history")
         ]
+    }
+
+    /// What a noise floor leaves unguarded: a warning when it has no value for any of NEW's
+    /// cases (a floor of another suite, say), a note naming how many it has none for.
+    static func noiseFloorNotices(_ floor: NoiseFloor, new: [CaseResult]) -> [ComparisonOutcome.Notice] {
+        let missing = new.filter { !floor.covers($0.benchCase) }
+        if missing.isEmpty { return [] }
+        if missing.count == new.count {
+            return [.warning("the noise floor has no value for any of NEW's \(new.count) cases, so it raises no threshold: measure it on runs of this suite (compare --write-noise-floor)")]
+        }
+        return [
+            .note(
+                "the noise floor has no value for \(missing.count) of NEW's \(new.count) cases (first: \(missing[0].benchCase.benchmarkName)); "
+                    + "their thresholds are the thresholds file's")
+        ]
+    }
+
+    /// The noise floor of `runs`, runs of one build (`compare --write-noise-floor`), and what
+    /// to know about it: a warning for runs made in one process, whose trials never
+    /// showed the spread between processes, and one for runs that record different commits,
+    /// whose floor holds the builds' difference too (a commit is read from the working tree
+    /// when a run starts, so one binary run before and after an edit records two).
+    package static func measureNoiseFloor(runs: [String]) throws -> (floor: NoiseFloor, notices: [ComparisonOutcome.Notice]) {
+        var results: [[CaseResult]] = []
+        var commits: [(path: String, commit: String)] = []
+        var notices: [ComparisonOutcome.Notice] = []
+        for path in runs {
+            let (cases, provenance) = try ResultsFiles.read(path)
+            guard !cases.isEmpty else { throw BenchError.unreadable(path: path, problem: "holds no results") }
+            results.append(cases)
+            if let commit = provenance?.commit, commit != "unknown" { commits.append((path, commit)) }
+            var directory = URL(fileURLWithPath: path)
+            if directory.lastPathComponent == ResultsFiles.resultsName { directory.deleteLastPathComponent() }
+            if (try RunStatus.read(in: directory)?.processes ?? 1) == 1 {
+                notices.append(
+                    .warning(
+                        "\(path) ran in one process: its trials show the spread inside a process, not between processes, "
+                            + "so the floor can be too low; make the A/A runs with --processes 5, as the runs you compare"))
+            }
+        }
+        if let first = commits.first, let other = commits.first(where: { $0.commit != first.commit }) {
+            notices.append(
+                .warning(
+                    "a noise floor is measured on runs of one build, and these record different commits (\(first.path): \(first.commit), "
+                        + "\(other.path): \(other.commit)): if they are different builds, the floor holds their difference too"))
+        }
+        return (NoiseFloor.measure(results), notices)
     }
 
     /// A warning when `provenance` says its run started with the load average at or above

@@ -49,7 +49,7 @@ enum ComparisonRendering {
                 row.metric.rawValue,
                 comparison.baseline == .history ? "\(base) (\(row.baseRuns))" : base,
                 new, change(row.estimate),
-                "±" + percent(row.threshold), verdictCell(row, markdown: markdown),
+                limit(row), verdictCell(row, markdown: markdown),
             ]
         }
         if markdown {
@@ -83,6 +83,12 @@ enum ComparisonRendering {
             lines += ViolationRendering.lines(failure.samples, indent: "    ")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The threshold the row was judged by, marked where the case's noise floor raised it.
+    private static func limit(_ row: Comparison.Row) -> String {
+        let raised = row.noiseFloor.map { $0 >= row.threshold } ?? false
+        return "±" + percent(row.threshold) + (raised ? " (noise floor)" : "")
     }
 
     /// The verdict; an inconclusive row adds the smallest change its noise would have shown.
