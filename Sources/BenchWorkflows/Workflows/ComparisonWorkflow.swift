@@ -158,11 +158,6 @@ package enum ComparisonWorkflow {
     /// side in one process is warned of, and so are sides of the two kinds, whose trials
     /// are not alike.
     static func processNotices(base: String, new: String) throws -> [ComparisonOutcome.Notice] {
-        func processes(_ path: String) throws -> Int {
-            var directory = URL(fileURLWithPath: path)
-            if directory.lastPathComponent == ResultsFiles.resultsName { directory.deleteLastPathComponent() }
-            return try RunStatus.read(in: directory)?.processes ?? 1
-        }
         let (baseProcesses, newProcesses) = (try processes(base), try processes(new))
         if baseProcesses > 1 && newProcesses > 1 { return [] }
         if baseProcesses > 1 || newProcesses > 1 {
@@ -208,9 +203,7 @@ package enum ComparisonWorkflow {
             guard !cases.isEmpty else { throw BenchError.unreadable(path: path, problem: "holds no results") }
             results.append(cases)
             if let commit = provenance?.commit, commit != "unknown" { commits.append((path, commit)) }
-            var directory = URL(fileURLWithPath: path)
-            if directory.lastPathComponent == ResultsFiles.resultsName { directory.deleteLastPathComponent() }
-            if (try RunStatus.read(in: directory)?.processes ?? 1) == 1 {
+            if try processes(path) == 1 {
                 notices.append(
                     .warning(
                         "\(path) ran in one process: its trials show the spread inside a process, not between processes, "
@@ -224,6 +217,14 @@ package enum ComparisonWorkflow {
                         + "\(other.path): \(other.commit)): if they are different builds, the floor holds their difference too"))
         }
         return (NoiseFloor.measure(results), notices)
+    }
+
+    /// How many processes the run at `path` (a results directory or its `results.csv`) was
+    /// made in: its status's `--processes`, 1 without one.
+    static func processes(_ path: String) throws -> Int {
+        var directory = URL(fileURLWithPath: path)
+        if directory.lastPathComponent == ResultsFiles.resultsName { directory.deleteLastPathComponent() }
+        return try RunStatus.read(in: directory)?.processes ?? 1
     }
 
     /// A warning when `provenance` says its run started with the load average at or above
