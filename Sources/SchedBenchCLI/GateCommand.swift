@@ -54,7 +54,8 @@ struct GateCommand: ParsableCommand {
         parsing: .unconditional,
         help: ArgumentHelp(
             "With --instructions: rounds run again, alone, on the cases whose instruction count the rounds would call changed, "
-                + "before deciding (0: none). A count that keeps one of two levels a process is then seen to move.",
+                + "or leave undecided past the threshold, before deciding (0: none). A count that keeps one of two levels a "
+                + "process is then seen to move, and a change just past the threshold gets the rounds to decide it.",
             valueName: "n"))
     var confirmationRounds = GateWorkflow.defaultConfirmationRounds
 

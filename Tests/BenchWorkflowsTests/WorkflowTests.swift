@@ -258,6 +258,41 @@ final class WorkflowTests: XCTestCase {
             "a count already seen to move is undecided, not recounted")
     }
 
+    /// A stable count whose two rounds put it past the threshold without deciding it is
+    /// recounted; one undecided inside the threshold, or whose rounds moved past the repeat
+    /// limit, is not.
+    func testAGateRecountsAStableCountUndecidedPastTheThreshold() throws {
+        let plan = [1, 2, 3].map {
+            BenchCase(suite: "instructions", workload: .trampolineNested, scheduler: .currentThread, strategy: .none, producers: $0, events: 2_000, payloadBytes: 0, rateHz: 0)
+        }
+        func side(_ rounds: [(Double, Double)]) -> [CaseResult] {
+            zip(plan, rounds).map { benchCase, counts in
+                CaseResult(
+                    benchCase: benchCase,
+                    trials: [counts.0, counts.1].enumerated().map { round, count in
+                        TrialRecord(
+                            benchCase: benchCase, trial: round + 1, metrics: [.instructionsPerEvent: count, .instructionsRepeatDifference: 0])
+                    })
+            }
+        }
+        let baseline = side([(100, 100.01), (100, 100.01), (100, 100.01)])
+        // Producers 1: +3.1% and +3.4% in its two rounds (0.4% apart: stable); 2: +2% and
+        // +2.9%; 3: +3.1% and +4.5% (1.4% apart: past the repeat limit of 1%).
+        let candidate = side([(103.1, 103.41), (102, 102.91), (103.1, 104.51)])
+        let policy = ComparisonPolicy(thresholds: Thresholds(defaultThreshold: 0.03), metrics: [.instructionsPerEvent])
+        let rows = Comparison(base: baseline, new: candidate, thresholds: policy.thresholds, metrics: policy.metrics, method: policy.method, paired: true).rows
+        XCTAssertEqual(rows.map(\.verdict), [.inconclusive, .inconclusive, .inconclusive], "two rounds this far apart decide none of them")
+        XCTAssertNil(rows[0].unstableRepeat)
+        XCTAssertNotNil(rows[2].unstableRepeat)
+        XCTAssertEqual(GateWorkflow.changedCounts([.baseline: baseline, .candidate: candidate], of: plan, policy: policy).map(\.producers), [1])
+        var improved = candidate
+        improved[0].trials[0].metrics[.instructionsPerEvent] = 96.9
+        improved[0].trials[1].metrics[.instructionsPerEvent] = 96.61
+        XCTAssertEqual(
+            GateWorkflow.changedCounts([.baseline: baseline, .candidate: improved], of: plan, policy: policy).map(\.producers), [1],
+            "an undecided count past the threshold the other way is recounted too")
+    }
+
     #if ValidationSlowdown
     /// A gate that counts instructions recounts, alone, the cases its two rounds call
     /// changed, in two more rounds. The candidate's launcher adds a counted spin

@@ -21,8 +21,16 @@ import Foundation
 /// processes leaves the row undecided (`Comparison.repeatLimit`). A change that belongs to
 /// the build counts the same in the new processes and stays decided (unless the case's
 /// count alone differs from its count among the others by more than that limit, as an
-/// allocating case's can by up to 1.4% under load). The recount costs two more processes a
-/// side and round, valgrind's start-up each, and only when a count changed.
+/// allocating case's can by up to 1.4% under load).
+///
+/// A stable count whose rounds put it past the threshold but could not decide it is
+/// recounted too. With two rounds a side the paired test has one degree of freedom, so a
+/// change 0.1 points past a 3% threshold is decided only when the two rounds agree to a
+/// few instructions in a trial: the trampoline asked +3.1% was left undecided in 5 of 30
+/// idle gates, where one side's two rounds differed by up to 0.021 instructions an event
+/// (docs/performance/journal.md, "2026-12-01"). Four rounds give the test three degrees of
+/// freedom. The recount costs two more processes a side and round, valgrind's start-up
+/// each, and only for a count that changed or looks changed.
 package struct GateWorkflow: Sendable {
     package var runs: InterleavedRuns
     package var policy: ComparisonPolicy
@@ -79,17 +87,31 @@ package struct GateWorkflow: Sendable {
     }
 
     /// The cases of `cases` (in that order) whose `instructions_per_event` row a paired
-    /// comparison of `results` under `policy` calls regressed or improved. In a shard the
-    /// family is the shard's own cases, smaller than the merged gate's, so it recounts at
-    /// least the cases the merge would call changed.
+    /// comparison of `results` under `policy` calls regressed or improved, or leaves
+    /// inconclusive with its ratio past the threshold and its counts stable (no
+    /// `unstableRepeat`). In a shard the family is the shard's own cases, smaller than the
+    /// merged gate's, so it recounts at least the cases the merge would call changed.
     static func changedCounts(_ results: [GateSide: [CaseResult]], of cases: [BenchCase], policy: ComparisonPolicy) -> [BenchCase] {
         let comparison = Comparison(
             base: results[.baseline] ?? [], new: results[.candidate] ?? [], thresholds: policy.thresholds, metrics: policy.metrics,
             method: policy.method, paired: true)
-        let changed = Set(
-            comparison.rows.filter { $0.metric == .instructionsPerEvent && ($0.verdict == .regressed || $0.verdict == .improved) }
-                .map(\.benchCase))
+        let changed = Set(comparison.rows.filter { $0.metric == .instructionsPerEvent && Self.looksChanged($0) }.map(\.benchCase))
         return cases.filter(changed.contains)
+    }
+
+    /// Whether a row is decided changed, or undecided on stable counts whose ratio lies
+    /// past its threshold either way.
+    static func looksChanged(_ row: Comparison.Row) -> Bool {
+        switch row.verdict {
+        case .regressed, .improved:
+            return true
+        case .unchanged:
+            return false
+        case .inconclusive:
+            guard row.unstableRepeat == nil, let ratio = row.estimate?.ratio, ratio > 0 else { return false }
+            let worse = row.metric.higherIsBetter ? 1 / ratio : ratio
+            return worse > 1 + row.threshold || worse < 1 / (1 + row.threshold)
+        }
     }
 
     /// Compares the `candidate/` rounds in `directory` with the `baseline/` ones, paired by
