@@ -390,6 +390,15 @@ package struct Comparison: Sendable {
     }
 }
 
+extension Comparison.Row {
+    /// Whether the ratio itself, read as "how many times worse", lies past the threshold
+    /// either way, whatever its bounds decided; false without a ratio.
+    package var ratioPastThreshold: Bool {
+        guard let worse = Comparison.worse(estimate, metric)?.ratio else { return false }
+        return worse > 1 + threshold || worse < 1 / (1 + threshold)
+    }
+}
+
 extension Metric {
     /// Compared unless `--metric` says otherwise: throughput, latency, allocations,
     /// instructions, CPU time per event and ticks. Left out: wall time (ns/event says it per

@@ -108,9 +108,7 @@ package struct GateWorkflow: Sendable {
         case .unchanged:
             return false
         case .inconclusive:
-            guard row.unstableRepeat == nil, let ratio = row.estimate?.ratio, ratio > 0 else { return false }
-            let worse = row.metric.higherIsBetter ? 1 / ratio : ratio
-            return worse > 1 + row.threshold || worse < 1 / (1 + row.threshold)
+            return row.unstableRepeat == nil && row.ratioPastThreshold
         }
     }
 

@@ -106,6 +106,25 @@ final class ComparisonTests: XCTestCase {
         XCTAssertEqual(Comparison.verdict(nil, metric: .nsPerEvent, threshold: 0.05), .inconclusive)
     }
 
+    /// A row's ratio past its threshold is read as "how many times worse", both ways and
+    /// for metrics where higher is better, whatever its bounds decided.
+    func testARowSaysWhetherItsRatioLiesPastTheThreshold() throws {
+        var row = try XCTUnwrap(Comparison(base: [result(nanos: [100, 101])], new: [result(nanos: [100, 101])], thresholds: Thresholds()).rows.first)
+        row.threshold = 0.03
+        func past(_ ratio: Double?, _ metric: Metric) -> Bool {
+            row.metric = metric
+            row.estimate = ratio.map { RatioEstimate(ratio: $0, low: $0 * 0.9, high: $0 * 1.1) }
+            return row.ratioPastThreshold
+        }
+        XCTAssertTrue(past(1.031, .instructionsPerEvent))
+        XCTAssertTrue(past(0.97, .instructionsPerEvent))
+        XCTAssertFalse(past(1.029, .instructionsPerEvent))
+        XCTAssertFalse(past(0.972, .instructionsPerEvent))
+        XCTAssertTrue(past(0.96, .eventsPerSec), "4% fewer events a second is about 4.2% worse")
+        XCTAssertFalse(past(1.029, .eventsPerSec))
+        XCTAssertFalse(past(nil, .instructionsPerEvent))
+    }
+
     private func result(
         _ workload: WorkloadName = .observeOnThroughput, suite: String = "quick", producers: Int = 1,
         nanos: [Double], allocs: Double? = nil, allocsByRound: [Double]? = nil, violations: Double = 0
