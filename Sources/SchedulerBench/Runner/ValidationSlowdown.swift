@@ -75,12 +75,12 @@ package enum ValidationSlowdown {
             let problem = BenchError.caseCannotRun(
                 "SCHEDBENCH_SLOWDOWN=\(text): expected CASE-PREFIX:PERCENT, CASE-PREFIX:spin=TURNS or CASE-PREFIX:countSpin=TURNS[,…] "
                     + "(a prefix of a case's name or *, PERCENT above 0 and at most 1000, spin's TURNS a whole number from 0 to 100000000, "
-                    + "countSpin's TURNS a number above 0 and at most 1000), for example trampoline.nested/currentThread:10")
+                    + "countSpin's TURNS a number above 0 and at most 100000), for example trampoline.nested/currentThread:10")
             guard let colon = part.lastIndex(of: ":"), colon != part.startIndex else { throw problem }
             let prefix = String(part[..<colon])
             let size = part[part.index(after: colon)...]
             if size.hasPrefix("countSpin=") {
-                guard let turns = Double(size.dropFirst("countSpin=".count)), turns > 0, turns <= 1_000 else { throw problem }
+                guard let turns = Double(size.dropFirst("countSpin=".count)), turns > 0, turns <= 100_000 else { throw problem }
                 return Request(casePrefix: prefix, size: .countedTurns(turns))
             }
             if size.hasPrefix("spin=") {
