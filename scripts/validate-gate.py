@@ -95,13 +95,15 @@ TIME = Campaign(
      "--warmup", "1"],
     os.environ.get("VALIDATION_SLOWED", "schedule.throughput/currentThread/none/p1"), "ns_per_event", 10)
 # The pull-request gate on instruction counts, as .github/workflows/performance.yml runs it
-# (2 rounds, one trial a round, instructions per event only, a 3% threshold) on the
-# `instructions` suite: 50 cases, counted in one valgrind process per processor, 6-7
-# minutes a gate on 2 cores here. The slowed case is the trampoline's, whose count repeats
-# exactly (116 instructions an event); per-block dispatch and the Swift-concurrency peers
-# move by a few percent between rounds and come out inconclusive. Its slowdowns are counted
-# spins (COUNTS below): the per-event spin's fixed part alone adds 15 instructions an event
-# to the trampoline (+13%), whatever is asked.
+# (2 rounds, one trial a round, instructions per event only, a 3% threshold; a row changed,
+# or stable and undecided past the threshold, counted again in 2 more rounds) on the
+# `instructions` suite: 50 cases, each counted in two valgrind processes a round, 74-92 s a
+# gate idle on 2 cores here (2026-12-01). The slowed case is the trampoline's, whose count
+# repeats exactly (120 instructions an event). A hand-off's count moves between processes:
+# subscribeOn.cycle on mainAsync's paired ratio by about 0.14% from round to round; most
+# others' counts (per-block dispatch among them) often by more than 1% between a round's
+# two processes, which leaves the row undecided. Its slowdowns are counted spins (COUNTS
+# below), added to a case's count after its trial has settled.
 INSTRUCTIONS = Campaign(
     ["--trials-per-round", "1"], ["--metric", "instructions_per_event", "--threshold", "3%"],
     ["--suite", "instructions",
