@@ -68,26 +68,36 @@ package enum ValidationSlowdown {
         }
     }
 
+    /// The largest share a request may ask, in percent.
+    static let maximumPercent = 1_000.0
+    /// The most turns a fixed spin (`spin=`) may ask per event.
+    static let maximumTurns = 100_000_000
+    /// The most turns a counted spin (`countSpin=`) may ask per event: a turn counts about
+    /// 1.4 instructions, so 140,000 instructions an event, twice the costliest count of the
+    /// `instructions` suite (`subscribeOn.cycle` on `operationQueue`, about 69,600).
+    static let maximumCountedTurns = 100_000.0
+
     /// The requests in `text`; none for no text. Bad text is an error naming the problem.
     package static func parse(_ text: String?) throws -> [Request] {
         guard let text, !text.isEmpty else { return [] }
         return try text.split(separator: ",").map { part in
             let problem = BenchError.caseCannotRun(
                 "SCHEDBENCH_SLOWDOWN=\(text): expected CASE-PREFIX:PERCENT, CASE-PREFIX:spin=TURNS or CASE-PREFIX:countSpin=TURNS[,…] "
-                    + "(a prefix of a case's name or *, PERCENT above 0 and at most 1000, spin's TURNS a whole number from 0 to 100000000, "
-                    + "countSpin's TURNS a number above 0 and at most 100000), for example trampoline.nested/currentThread:10")
+                    + "(a prefix of a case's name or *, PERCENT above 0 and at most \(Int(maximumPercent)), "
+                    + "spin's TURNS a whole number from 0 to \(maximumTurns), "
+                    + "countSpin's TURNS a number above 0 and at most \(Int(maximumCountedTurns))), for example trampoline.nested/currentThread:10")
             guard let colon = part.lastIndex(of: ":"), colon != part.startIndex else { throw problem }
             let prefix = String(part[..<colon])
             let size = part[part.index(after: colon)...]
             if size.hasPrefix("countSpin=") {
-                guard let turns = Double(size.dropFirst("countSpin=".count)), turns > 0, turns <= 100_000 else { throw problem }
+                guard let turns = Double(size.dropFirst("countSpin=".count)), turns > 0, turns <= maximumCountedTurns else { throw problem }
                 return Request(casePrefix: prefix, size: .countedTurns(turns))
             }
             if size.hasPrefix("spin=") {
-                guard let turns = Int(size.dropFirst("spin=".count)), turns >= 0, turns <= 100_000_000 else { throw problem }
+                guard let turns = Int(size.dropFirst("spin=".count)), turns >= 0, turns <= maximumTurns else { throw problem }
                 return Request(casePrefix: prefix, size: .turns(turns))
             }
-            guard let percent = Double(size), percent > 0, percent <= 1_000 else { throw problem }
+            guard let percent = Double(size), percent > 0, percent <= maximumPercent else { throw problem }
             return Request(casePrefix: prefix, size: .share(percent / 100))
         }
     }
