@@ -97,7 +97,7 @@ TIME = Campaign(
 # The pull-request gate on instruction counts, as .github/workflows/performance.yml runs it
 # (2 rounds, one trial a round, instructions per event only, a 3% threshold; a row changed,
 # or stable and undecided past the threshold, counted again in 2 more rounds) on the
-# `instructions` suite: 50 cases, each counted in two valgrind processes a round, 74-92 s a
+# `instructions` suite: 50 cases, each counted in two valgrind processes a round, 68-92 s a
 # gate idle on 2 cores here (2026-12-01). The slowed case is the trampoline's, whose count
 # repeats exactly (120 instructions an event). A hand-off's count moves between processes:
 # subscribeOn.cycle on mainAsync's paired ratio by about 0.14% from round to round; most

@@ -22,7 +22,7 @@ final class ValidationSlowdownTests: XCTestCase {
         XCTAssertTrue(requests[1].matches(trampoline), "* names every case")
         XCTAssertEqual(
             try ValidationSlowdown.parse("subscribeOn.cycle/mainAsync/:countSpin=1182.18").map(\.size), [.countedTurns(1182.18)],
-            "4.1% of a hand-off's 39,500 instructions an event")
+            "4.1% of a hand-off's 39,822 instructions an event")
         XCTAssertEqual(try ValidationSlowdown.parse(nil), [])
         XCTAssertEqual(try ValidationSlowdown.parse(""), [])
     }
