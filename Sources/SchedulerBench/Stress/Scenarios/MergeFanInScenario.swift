@@ -17,9 +17,10 @@ import Synchronization
 /// once and in order (`reorder`, `duplicate`, `lost`); one stop event, last (`grammar`);
 /// `completed` only once every event sent has arrived (`lost`); a stop event at all
 /// (`lost` when none has come 1 s after the last delivery, judged by progress). Without an
-/// error or a dispose, the senders meet and send their last events at once, then every
-/// event sent must arrive before any source completes (`lost`: an event left in merge's
-/// queue with nobody delivering).
+/// error or a dispose, the senders meet every 1–8 events (half the iterations) or only
+/// before their last event, and send on from each meeting at once: at every meeting, and
+/// after the last events before any source completes, every event sent must have arrived
+/// (`lost`: an event left in merge's queue with nobody delivering).
 ///
 /// Cold (`merge(maxConcurrent: k)`, k 1–3, of 3–8 sources that each start a thread when
 /// subscribed, send, and complete): never more than k sources running (`over_limit`),
@@ -80,12 +81,16 @@ final class MergeFanInScenario: CataloguedStressScenario {
         nonisolated(unsafe) let disposable = subscription
         let sent = SharedCounter()
         let threads = sources + (disposesEarly ? 1 : 0)
-        // Without an error or a dispose, the senders meet before their last event and send it
-        // at once, then stop without completing: every event must then arrive with nobody
-        // sending. An event stranded in the serializer's queue (a lost wake-up) would be
-        // delivered by the next send, so only a pause with none after it shows it.
+        // Without an error or a dispose, the senders meet every `span` events and before
+        // their last, send on from each meeting at once, and stop after the last without
+        // completing. An event stranded in the serializer's queue (a lost wake-up) would be
+        // delivered by the next send, so only a pause with none after it shows it: each
+        // meeting is one (its last arrival checks that every event sent has arrived), and
+        // so is the end.
         let meets = failing == nil && !disposesEarly
-        let arrived = Atomic<Int>(0)
+        let span = random.chance(0.5) ? Int.random(in: 1...8, using: &random) : events
+        let meeting = SenderMeeting(parties: sources)
+        let sentSoFar: @Sendable () -> Int = { sent.load() + echoed.load() }
         iteration.concurrently(threads, name: "merge.fanIn") { thread, random in
             if thread == sources {
                 usleep(UInt32.random(in: 0...300, using: &random))
@@ -96,10 +101,17 @@ final class MergeFanInScenario: CataloguedStressScenario {
             for sequence in 0..<events {
                 if sequence == failsAt { break }
                 if sequence & 63 == 0 { iteration.beat() }
-                if meets && sequence == events - 1 {
-                    _ = arrived.wrappingAdd(1, ordering: .acquiringAndReleasing)
-                    let deadline = MonotonicClock.now() + 2_000_000_000
-                    while arrived.load(ordering: .acquiring) < sources && MonotonicClock.now() < deadline { sched_yield() }
+                if meets && (sequence == events - 1 || (sequence > 0 && sequence % span == 0)) {
+                    meeting.meet {
+                        // Every sender has returned from its sends: every event sent has been
+                        // delivered. One loss is enough: the next sends deliver what was stranded.
+                        if !iteration.hasViolations,
+                            iteration.wait(quietFor: 1, progress: { checker.delivered }, until: { checker.delivered == sentSoFar() }) != nil
+                        {
+                            let arrived = "\(checker.delivered) of the \(sentSoFar()) events sent arrived"
+                            iteration.violation(.lost, "\(label): \(arrived) by the senders' meeting before event \(sequence)")
+                        }
+                    }
                 }
                 subjects[thread].onNext(thread << 32 | sequence)
                 sent.increment()
@@ -112,9 +124,8 @@ final class MergeFanInScenario: CataloguedStressScenario {
             }
         }
         if meets {
-            if iteration.wait(quietFor: 1, progress: { checker.delivered }, until: { checker.delivered == sent.load() + echoed.load() }) != nil {
-                iteration.violation(
-                    .lost, "\(label): \(checker.delivered) of the \(sent.load() + echoed.load()) events sent arrived once every sender had stopped")
+            if iteration.wait(quietFor: 1, progress: { checker.delivered }, until: { checker.delivered == sentSoFar() }) != nil {
+                iteration.violation(.lost, "\(label): \(checker.delivered) of the \(sentSoFar()) events sent arrived once every sender had stopped")
             }
             // Each subject was sent to from its own thread, which has returned: completing
             // them from here keeps each subject's calls serial.
@@ -126,7 +137,7 @@ final class MergeFanInScenario: CataloguedStressScenario {
         iteration.countOperations(sent.load())
 
         if !disposesEarly {
-            let expected = sent.load() + echoed.load()
+            let expected = sentSoFar()
             if let expiry = iteration.wait(stopped, quietFor: 1, progress: { checker.delivered }) {
                 let what = expiry == .stillProgressing ? "still delivering after \(Int(ProgressDeadline.defaultCapSeconds)) s" : "no delivery for 1 s"
                 iteration.violation(.lost, "\(label): no stop event (\(what); \(checker.delivered) of \(expected) events delivered)")
@@ -195,5 +206,41 @@ final class MergeFanInScenario: CataloguedStressScenario {
         if checker.stopCount > 1 { iteration.violation(.grammar, "\(label): \(checker.stopCount) stop events: \(checker.allStops)") }
         _ = iteration.wait(upTo: 10) { threads.wait(timeout: .now()) == .success }
         subscription.dispose()
+    }
+}
+
+/// Senders that wait for one another between rounds of sending. The last to arrive at a
+/// meeting runs its check while the others wait, then lets them all go on at once: a
+/// waiter spins a little (one still on a core sets off with the last), then sleeps (so
+/// waiters on a loaded machine leave the cores to the threads still to come).
+private final class SenderMeeting: @unchecked Sendable {
+    private let parties: Int
+    private let arrivals = Atomic<Int>(0)
+    /// Written under `ended`'s lock, read without it while spinning.
+    private let meetingsEnded = Atomic<Int>(0)
+    private let ended = NSCondition()
+    /// Loads of `meetingsEnded` a waiter makes before it sleeps.
+    private static let spins = 20_000
+
+    init(parties: Int) { self.parties = parties }
+
+    /// Waits until all `parties` have called it as often as this thread has (a thread
+    /// that never comes is a hang, which the watchdog reports); the last to arrive runs
+    /// `check` first.
+    func meet(check: () -> Void) {
+        let arrival = arrivals.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+        let meeting = (arrival + parties - 1) / parties
+        if arrival == meeting * parties {
+            check()
+            ended.withLock {
+                meetingsEnded.store(meeting, ordering: .releasing)
+                ended.broadcast()
+            }
+            return
+        }
+        for _ in 0..<Self.spins where meetingsEnded.load(ordering: .acquiring) >= meeting { return }
+        ended.withLock {
+            while meetingsEnded.load(ordering: .acquiring) < meeting { ended.wait() }
+        }
     }
 }
