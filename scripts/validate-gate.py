@@ -714,7 +714,7 @@ def not_a_validation_build(binary):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--conditions", default="aa,one10,all3", help="comma-separated: aa, oneP, allP (such as one10, all3)")
-    parser.add_argument("--gates", type=int, default=30, help="gates (and history runs) per condition")
+    parser.add_argument("--gates", type=int, default=30, help="gates (and history runs) per condition to run now; started again on the same --out, a campaign runs this many more, numbered after those it kept")
     parser.add_argument("--rounds", type=int, help="rounds a gate (default: 10, or 2 with --instructions, as CI runs them)")
     parser.add_argument("--load", type=int, default=0, help="busy loops beside the runs")
     parser.add_argument("--trials-per-round", default="",
