@@ -23,6 +23,12 @@ package struct ChildProcess {
     var environment: [String: String] = [:]
     /// The name errors give the child (the schedbench binary, even when valgrind runs it).
     package var name: String
+    /// The processor the child is confined to from its first instruction, with every
+    /// thread it starts; nil: wherever the kernel puts it. An instruction-counting child
+    /// runs under valgrind, which runs one of its threads at a time; on one processor,
+    /// which of them runs next no longer depends on a thread just woken on another
+    /// processor racing the one that woke it.
+    package var processor: Int?
     /// The end of what the child wrote to standard error in its last run: three lines of
     /// it explain a failure; all of it is there for a caller that keeps a crash's backtrace.
     package let standardError: TailBuffer
@@ -212,11 +218,13 @@ package struct ChildProcess {
         var pid: pid_t = 0
         let result = withCStrings(argv) { argvPointers in
             withCStrings(variables) { environmentPointers in
-                posix_spawn(&pid, executable, &actions, &attributes, argvPointers, environmentPointers)
+                schedbench_spawn_on_processor(
+                    &pid, executable, &actions, &attributes, argvPointers, environmentPointers, processor.map { Int32(clamping: $0) } ?? -1)
             }
         }
         guard result == 0 else {
-            throw BenchError.childFailed(executable: name, problem: "cannot start \(executable): \(String(cString: strerror(result)))")
+            let on = processor.map { " on processor \($0)" } ?? ""
+            throw BenchError.childFailed(executable: name, problem: "cannot start \(executable)\(on): \(String(cString: strerror(result)))")
         }
         return pid
     }

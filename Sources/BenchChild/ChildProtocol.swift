@@ -20,8 +20,9 @@ import Foundation
 /// checks of names), `plan` (a run's cases from a suite and filters), `cases` (measure),
 /// `counting` (one counting trial, the runtime's own child), `stress` (one scenario).
 package struct ChildRequest: Codable, Sendable, Equatable {
-    /// The protocol version this build speaks.
-    package static let currentVersion = 3
+    /// The protocol version this build speaks. 4 added `RunOptions.countingProcessors`: a
+    /// build speaking 3 would ignore it, and its children would count on any processor.
+    package static let currentVersion = 4
 
     /// The command-line argument that makes an executable a child (`schedbench-builtins
     /// _child`, a user's SchedulerBench executable `_child`).

@@ -14,6 +14,10 @@ package struct RunOptions: Codable, Sendable, Equatable {
     /// The most instruction-counting children a run keeps at once; nil: one per processor,
     /// at most 4. A gate that runs both builds at once gives each half the processors.
     package var countingChildren: Int? = nil
+    /// The processors the instruction-counting children are confined to, one child to one
+    /// processor: the run's counting slots take them in turn. nil: the processors this
+    /// process may run on. A gate that runs both builds at once gives each a half.
+    package var countingProcessors: [Int]? = nil
     /// Whether the invariant checkers run. Off only in the instruction child that measures the
     /// checkers' own cost (`measureOverhead` with `countInstructions`).
     package var checking = true

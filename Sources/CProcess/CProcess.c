@@ -1,7 +1,9 @@
 #define _GNU_SOURCE
 #include "CProcess.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <pthread.h>
 #include <string.h>
 #include <spawn.h>
@@ -82,4 +84,30 @@ void schedbench_describe_current_thread(char *buffer, unsigned long length) {
 
 void schedbench_line_buffer_stdout(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+int schedbench_spawn_on_processor(pid_t *pid, const char *path, const posix_spawn_file_actions_t *actions,
+                                  const posix_spawnattr_t *attributes, char *const argv[], char *const envp[],
+                                  int processor) {
+    if (processor < 0) return posix_spawn(pid, path, actions, attributes, argv, envp);
+    if (processor >= CPU_SETSIZE) return EINVAL;
+    cpu_set_t before, one;
+    if (sched_getaffinity(0, sizeof before, &before) != 0) return errno;
+    CPU_ZERO(&one);
+    CPU_SET(processor, &one);
+    if (sched_setaffinity(0, sizeof one, &one) != 0) return errno;
+    int result = posix_spawn(pid, path, actions, attributes, argv, envp);
+    sched_setaffinity(0, sizeof before, &before);
+    return result;
+}
+
+int schedbench_allowed_processors(int *processors, int capacity) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
+    int count = 0;
+    for (int processor = 0; processor < CPU_SETSIZE && count < capacity; processor++) {
+        if (CPU_ISSET(processor, &set)) processors[count++] = processor;
+    }
+    return count;
 }

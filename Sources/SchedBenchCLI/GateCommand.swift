@@ -153,7 +153,8 @@ struct GateCommand: ParsableCommand {
             runs.sidesTogether = true
             printError(
                 "gate: only instruction counts are compared, so each round runs both builds at once, "
-                    + "each counting in at most \(runs.countingChildrenEachSide) valgrind process(es) at a time; their timed trials are not compared")
+                    + "each counting in at most \(runs.countingChildrenEachSide) valgrind process(es) at a time, each process kept to one processor; "
+                    + "their timed trials are not compared")
         }
         var gate = GateWorkflow(
             runs: runs, policy: policy, shard: shard.map { ShardFile(kind: .gate, shard: $0, plan: plan, rounds: rounds) })

@@ -149,6 +149,38 @@ final class ChildProtocolTests: XCTestCase {
         XCTAssertTrue(problem.contains("speaks child protocol 99"), problem)
     }
 
+    /// A child given a processor runs there from its start, and the thread that started it
+    /// keeps the processors it had.
+    func testAChildGivenAProcessorIsConfinedToIt() throws {
+        let before = Processors.allowed()
+        let processor = try XCTUnwrap(before.last)
+        let script = "grep Cpus_allowed_list /proc/$$/status >&2; exit 1"
+        var child = ChildProcess(binary: try fakeChild(script))
+        child.processor = processor
+        XCTAssertThrowsError(try child.run(request())) { error in
+            XCTAssertEqual(allowedList(in: "\(error)"), "\(processor)", "\(error)")
+        }
+        XCTAssertEqual(Processors.allowed(), before)
+        if before.count > 1 {
+            XCTAssertNotEqual(allowedList(in: try failure(of: script)), "\(processor)", "without one, the child may run wherever this process may")
+        }
+    }
+
+    /// The processor list a child's `grep Cpus_allowed_list /proc/$$/status` printed.
+    private func allowedList(in message: String) -> String? {
+        guard let label = message.range(of: "Cpus_allowed_list:\t") else { return nil }
+        return String(message[label.upperBound...].prefix { $0.isNumber || $0 == "," || $0 == "-" })
+    }
+
+    func testAChildCannotBeConfinedToAProcessorThisProcessMayNotUse() throws {
+        let unusable = try XCTUnwrap((0..<1_024).last { !Processors.allowed().contains($0) })
+        var child = ChildProcess(binary: try fakeChild("exit 0"))
+        child.processor = unusable
+        XCTAssertThrowsError(try child.run(request())) { error in
+            XCTAssertTrue("\(error)".contains("on processor \(unusable): Invalid argument"), "\(error)")
+        }
+    }
+
     func testTheChildRunsInItsOwnProcessGroup() throws {
         let problem = try failure(of: "echo \"pgid $(cut -d' ' -f5 /proc/$$/stat) pid $$\" >&2; exit 1")
         let words = problem.split(separator: " ")

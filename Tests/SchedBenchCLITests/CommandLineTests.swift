@@ -271,6 +271,33 @@ final class CommandLineTests: SchedBenchTestCase {
         XCTAssertEqual(first, second, accuracy: first / 1_000, "instruction counts repeat within 0.1%")
     }
 
+    /// Each instruction-counting child runs on one processor: a `valgrind` first on `PATH`
+    /// notes where each child may run, then runs the real one.
+    func testEachCountingChildKeepsToOneProcessor() throws {
+        guard let valgrind = ExecutableSearch.onPath("valgrind") else { throw XCTSkip("valgrind is not installed") }
+        let bin = try temporaryDirectory()
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let noted = bin.appendingPathComponent("processors")
+        try """
+            #!/bin/sh
+            grep Cpus_allowed_list /proc/$$/status | cut -f2 >> '\(noted.path)'
+            exec '\(valgrind)' "$@"
+
+            """.write(to: bin.appendingPathComponent("valgrind"), atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("valgrind").path)
+        let out = try temporaryDirectory()
+        let run = try schedbench(
+            [
+                "run", "--suite", "quick", "--workload", "trampoline.nested", "--events", "2000",
+                "--trials", "1", "--warmup", "0", "--no-allocations", "--instructions", "--out", out.path, "--quiet", "--no-table",
+            ], environment: ["PATH": "\(bin.path):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lists = try String(contentsOf: noted, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lists.count, 2, "one case, counted in two children")
+        let allowed = Set(Processors.allowed().map(String.init))
+        for list in lists { XCTAssertTrue(allowed.contains(list), "a child may run on \(list) only, one of this process's processors") }
+    }
+
     #if ValidationSlowdown
     /// A counted spin (`SCHEDBENCH_SLOWDOWN=CASE:countSpin=TURNS`, for validating the
     /// instruction gate) adds its turns to each event's count and nothing else: twice the

@@ -41,17 +41,19 @@ package struct InterleavedRuns: Sendable {
     /// default on every round.
     package var childTimeout: TimeInterval?
     /// Runs a round's two sides at the same time, each counting instructions in half the
-    /// processors' worth of children (`RunOptions.countingChildren`), instead of one after
+    /// processors' worth of children (`RunOptions.countingChildren`), each kept to one of
+    /// that side's processors (`RunOptions.countingProcessors`), instead of one after
     /// the other with all of them. For a gate that compares only instruction counts: a
     /// count does not depend on what else the machine runs, and each side counts its cases
     /// in one order, whereas a cut into one child per processor left one child with most of
     /// the costly cases and the other processor idle. The timed trials of such a round run
     /// beside the other side's and are not fit to compare.
     package var sidesTogether = false
-    /// Processors the counting children of both sides share when `sidesTogether`.
-    package var processors = ProcessInfo.processInfo.activeProcessorCount
+    /// Processors the counting children of both sides share when `sidesTogether`: those
+    /// this process may run on.
+    package var processors = Processors.allowed()
     /// Each side's counting children when `sidesTogether`: half the processors, at most 4.
-    package var countingChildrenEachSide: Int { max(1, min(processors, 8) / 2) }
+    package var countingChildrenEachSide: Int { max(1, min(processors.count, 8) / 2) }
 
     /// Whether a gate of runs with `options`, comparing `metrics`, can run a round's sides
     /// together: it counts instructions and compares nothing else.
@@ -123,7 +125,6 @@ package struct InterleavedRuns: Sendable {
             let order: [Side] = round % 2 == 1 ? [.baseline, .candidate] : [.candidate, .baseline]
             let timeout = Self.timeout(
                 explicit: childTimeout, default: options.childTimeout, firstRoundSeconds: round == 1 ? [] : done.firstRoundSeconds)
-            let roundOptions = roundOptions
             let together = sidesTogether ? [order] : order.map { [$0] }
             for sides in together {
                 let replies = Locked([Side: Result<(ChildReply, String, TimeInterval), Error>]())
@@ -134,7 +135,7 @@ package struct InterleavedRuns: Sendable {
                     let started = Date()
                     let reply = Result {
                         try child.run(
-                            ChildRequest(job: .cases, cases: cases, options: roundOptions),
+                            ChildRequest(job: .cases, cases: cases, options: roundOptions(position: index)),
                             observer: FilteringObserver(observer) {
                                 // Progress passes; the gate reports results itself.
                                 switch $0 {
@@ -158,12 +159,20 @@ package struct InterleavedRuns: Sendable {
         return true
     }
 
-    /// The options of each side's child in a round.
-    var roundOptions: RunOptions {
+    /// The options of a round's child for the side at `position` in the round's order (0:
+    /// the side that goes first). With `sidesTogether`, each side counts on processors of
+    /// its own, the first side on the first `countingChildrenEachSide` processors, the other
+    /// on the next: the two builds swap processors from one round to the next, as they swap
+    /// who goes first.
+    func roundOptions(position: Int) -> RunOptions {
         var options = options
         options.trials = trialsPerRound
         options.isolate = false
-        if sidesTogether { options.countingChildren = countingChildrenEachSide }
+        if sidesTogether, !processors.isEmpty {
+            let each = countingChildrenEachSide
+            options.countingChildren = each
+            options.countingProcessors = (0..<each).map { processors[(position * each + $0) % processors.count] }
+        }
         return options
     }
 

@@ -36,6 +36,19 @@ int schedbench_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest)
 /// hang report names a thread the harness did not start.
 void schedbench_describe_current_thread(char *buffer, unsigned long length);
 
+/// posix_spawn, with the child confined to `processor` from its first instruction (and every
+/// thread it starts); a negative `processor` leaves it where the kernel puts it. The calling
+/// thread's affinity, which the child inherits, is set to that processor around the call
+/// and put back after it. Returns 0 or an error number, as posix_spawn does (EINVAL for a
+/// processor this thread may not use).
+int schedbench_spawn_on_processor(pid_t *pid, const char *path, const posix_spawn_file_actions_t *actions,
+                                  const posix_spawnattr_t *attributes, char *const argv[], char *const envp[],
+                                  int processor);
+
+/// Writes the processors this thread may run on (sched_getaffinity), in ascending order,
+/// into `processors`, at most `capacity` of them. Returns how many, or -1 with errno.
+int schedbench_allowed_processors(int *processors, int capacity);
+
 /// Makes standard output line-buffered even into a pipe or a file (setvbuf on `stdout`, a
 /// C global that Swift 6 code cannot name). Call before any other thread writes to it.
 void schedbench_line_buffer_stdout(void);

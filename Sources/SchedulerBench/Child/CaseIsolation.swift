@@ -37,8 +37,9 @@ struct CaseIsolation: Sendable {
     /// every trial's violations.
     func countInstructions(_ benchCase: BenchCase, options: RunOptions) throws -> CaseResult {
         let sized = sizedTrials([benchCase])
+        let processor = Self.processor(slot: 0, of: Self.countingProcessors(options))
         let processes = try (0..<Self.processesPerCase).map { _ in
-            try countBatch(sized, options: options, observer: SilentObserver())
+            try countBatch(sized, options: options, processor: processor, observer: SilentObserver())
         }
         return try Self.instructionsPerEvent(
             benchCase, processes.map { process in sized.indices.map { (process.reply.outcomes[$0], process.counts[$0]) } },
@@ -60,9 +61,10 @@ struct CaseIsolation: Sendable {
     static let processesPerCase = 2
 
     /// The most children that count at once unless the options say
-    /// (`RunOptions.countingChildren`): valgrind runs a process's threads one at a time, so
-    /// each child keeps one processor busy.
-    static var countingChildren: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)) }
+    /// (`RunOptions.countingChildren`): one for each processor this process may run on,
+    /// at most 4. valgrind runs a process's threads one at a time, so each child keeps one
+    /// processor busy.
+    static var countingChildren: Int { max(1, min(Processors.allowed().count, 4)) }
 
     /// `countInstructions(_:options:)` for every case of `cases`, in children under
     /// callgrind, at most `countingChildren` (or the options' number) at a time, which pay
@@ -70,7 +72,9 @@ struct CaseIsolation: Sendable {
     /// consecutive cases, one run for every `processesPerCase` children that may run at
     /// once (at least one), the same cut for the same cases on the same machine, so a
     /// gate's two sides count each case after the same others; each run is counted by
-    /// `processesPerCase` children, each of its own. In a child, each case's two trials run
+    /// `processesPerCase` children, each of its own. Each of the children that may run at
+    /// once (a slot) keeps its children on one processor (`countingProcessors(_:)`,
+    /// `processor(slot:of:)`). In a child, each case's two trials run
     /// back to back (the second without a warmup of its own), each trial writing a dump of
     /// its own. A case the children could not count has its error. The cases of a run that
     /// a child failed (it died, or fell silent for `options.childTimeout`) are left out of
@@ -87,13 +91,17 @@ struct CaseIsolation: Sendable {
         typealias Counted = (reply: ChildReply, counts: [UInt64?], name: String)
         let answers = Locked([Result<Counted, Error>?](repeating: nil, count: plan.children.count))
         let next = Locked(0)
-        DispatchQueue.concurrentPerform(iterations: min(slots, plan.children.count)) { _ in
+        let processors = Self.countingProcessors(options)
+        DispatchQueue.concurrentPerform(iterations: min(slots, plan.children.count)) { slot in
+            let processor = Self.processor(slot: slot, of: processors)
             while let index = next.withLock({ next -> Int? in
                 guard next < plan.children.count else { return nil }
                 defer { next += 1 }
                 return next
             }) {
-                let answer = Result { try countBatch(sizedTrials(chunks[plan.children[index]]), options: options, observer: observer) }
+                let answer = Result {
+                    try countBatch(sizedTrials(chunks[plan.children[index]]), options: options, processor: processor, observer: observer)
+                }
                 answers.withLock { $0[index] = answer }
             }
         }
@@ -132,6 +140,22 @@ struct CaseIsolation: Sendable {
         return (chunks, chunks.indices.flatMap { Array(repeating: $0, count: processesPerCase) })
     }
 
+    /// The processors counting children are confined to, a slot's children to one of them:
+    /// the options' (`RunOptions.countingProcessors`), else those this process may run on.
+    /// valgrind runs a child's threads one at a time, and a hand-off counted on one
+    /// processor keeps one level of its count, where on any it took one of several.
+    /// `subscribeOn.cycle` on `mainAsync`, standalone beside two busy loops: 39,540–40,114
+    /// instructions an event with its two counts 0.38–1.82% apart over six runs; on one
+    /// processor 39,603–39,686, 0.004–0.45% apart (docs/performance/journal.md, 2026-12-01,
+    /// night). The cost is time where the processor is busy: a thread the child wakes waits
+    /// for it (a gate of the `instructions` suite beside two busy loops took 144–256 s,
+    /// against 151–181 s on any processor).
+    static func countingProcessors(_ options: RunOptions) -> [Int] { options.countingProcessors ?? Processors.allowed() }
+
+    /// The processor counting slot `slot` confines its children to: `processors` in turn
+    /// (nil when there are none).
+    static func processor(slot: Int, of processors: [Int]) -> Int? { processors.isEmpty ? nil : processors[slot % processors.count] }
+
     /// Each case at a tenth of its events, then at half of them.
     private func sizedTrials(_ cases: [BenchCase]) -> [BenchCase] {
         cases.flatMap { benchCase -> [BenchCase] in
@@ -146,7 +170,7 @@ struct CaseIsolation: Sendable {
     /// Runs `sized` trials in one child under callgrind: its reply (one outcome a trial, in
     /// order), each trial's count (nil when callgrind wrote no dump for it) and its name.
     private func countBatch(
-        _ sized: [BenchCase], options: RunOptions, observer: any BenchObserver
+        _ sized: [BenchCase], options: RunOptions, processor: Int?, observer: any BenchObserver
     ) throws -> (reply: ChildReply, counts: [UInt64?], name: String) {
         guard let valgrind else { throw BenchError.toolMissing("counting instructions needs valgrind on PATH (apt-get install valgrind)") }
         // valgrind runs the real binary without debug information: Debian 12's valgrind
@@ -156,10 +180,11 @@ struct CaseIsolation: Sendable {
         try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dumps) }
         let output = dumps.appendingPathComponent("callgrind.out").path
-        let child = ChildProcess(
+        var child = ChildProcess(
             executable: valgrind,
             arguments: InstructionCounter.valgrindArguments(output: output, executable: binary, arguments: ["_child"]),
             environment: InstructionCounter.childEnvironment, name: executable)
+        child.processor = processor
         let reply = try child.run(
             ChildRequest(job: .counting(.instructions), cases: sized, options: options), observer: observer,
             idleTimeout: options.childTimeout, cancellation: cancellation)

@@ -6,8 +6,9 @@ import Foundation
 /// Counts the instructions trials execute, all threads together, with callgrind.
 ///
 /// The parent starts a child under `valgrind --tool=callgrind --instr-atstart=no` for a
-/// batch of trials (`CaseIsolation`: one a processor), so valgrind's start-up (seconds) is
-/// paid once a child. The child switches instrumentation on before its first trial and
+/// batch of trials (`CaseIsolation`: one kept to each processor), so valgrind's start-up
+/// (seconds) is paid once a child. The child switches instrumentation on before its first
+/// trial and
 /// leaves it on: callgrind discards every translated block when instrumentation changes,
 /// so switching it on and off around each trial made each trial translate its code again
 /// (docs/performance/journal.md, 2026-11-30, late morning). Around each trial the child

@@ -71,13 +71,34 @@ final class InterleavedRunsTests: XCTestCase {
         var runs = InterleavedRuns(
             baseline: "a", candidate: "b", cases: [benchCase], options: counting, rounds: 2, directory: URL(fileURLWithPath: "/tmp"),
             trialsPerRound: 3)
-        XCTAssertNil(runs.roundOptions.countingChildren, "one after the other: each side has every processor")
-        XCTAssertEqual(runs.roundOptions.trials, 3)
+        XCTAssertNil(runs.roundOptions(position: 0).countingChildren, "one after the other: each side has every processor")
+        XCTAssertNil(runs.roundOptions(position: 0).countingProcessors)
+        XCTAssertEqual(runs.roundOptions(position: 0).trials, 3)
         runs.sidesTogether = true
         for (processors, each) in [(1, 1), (2, 1), (3, 1), (4, 2), (16, 4)] {
-            runs.processors = processors
-            XCTAssertEqual(runs.roundOptions.countingChildren, each, "\(processors) processors")
+            runs.processors = Array(0..<processors)
+            XCTAssertEqual(runs.roundOptions(position: 0).countingChildren, each, "\(processors) processors")
+            XCTAssertEqual(runs.roundOptions(position: 1).countingChildren, each, "\(processors) processors")
         }
+    }
+
+    /// Side by side, each side's counting children keep to processors of their own: the
+    /// side that goes first takes the first of them, the other the next.
+    func testSideBySideEachSideCountsOnProcessorsOfItsOwn() {
+        var counting = RunOptions()
+        counting.countInstructions = true
+        var runs = InterleavedRuns(
+            baseline: "a", candidate: "b", cases: [benchCase], options: counting, rounds: 2, directory: URL(fileURLWithPath: "/tmp"))
+        runs.sidesTogether = true
+        runs.processors = [2, 3, 5, 7, 11]
+        XCTAssertEqual(runs.roundOptions(position: 0).countingProcessors, [2, 3])
+        XCTAssertEqual(runs.roundOptions(position: 1).countingProcessors, [5, 7])
+        runs.processors = [4, 9]
+        XCTAssertEqual(runs.roundOptions(position: 0).countingProcessors, [4])
+        XCTAssertEqual(runs.roundOptions(position: 1).countingProcessors, [9])
+        runs.processors = [6]
+        XCTAssertEqual(runs.roundOptions(position: 0).countingProcessors, [6], "one processor: both sides share it")
+        XCTAssertEqual(runs.roundOptions(position: 1).countingProcessors, [6])
     }
 
     func testAGateRoundsTimeoutFollowsTheFirstRound() {

@@ -32,6 +32,17 @@ final class CaseIsolationTests: XCTestCase {
         }
     }
 
+    /// Each counting slot keeps its children on one processor, the slots taking the
+    /// options' processors in turn, else this process's.
+    func testEachCountingSlotHasAProcessor() {
+        XCTAssertEqual((0..<5).map { CaseIsolation.processor(slot: $0, of: [3, 8]) }, [3, 8, 3, 8, 3])
+        XCTAssertNil(CaseIsolation.processor(slot: 0, of: []))
+        var options = RunOptions()
+        XCTAssertEqual(CaseIsolation.countingProcessors(options), Processors.allowed())
+        options.countingProcessors = [1]
+        XCTAssertEqual(CaseIsolation.countingProcessors(options), [1])
+    }
+
     /// Each process's count is its counted trial's instructions less the smaller trial's,
     /// over their operations' difference; the case's count is the mean of the processes'
     /// counts, and its repeat difference their range over that mean. The numbers are
