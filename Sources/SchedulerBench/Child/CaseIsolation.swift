@@ -147,9 +147,9 @@ struct CaseIsolation: Sendable {
     /// `subscribeOn.cycle` on `mainAsync`, standalone beside two busy loops: 39,540–40,114
     /// instructions an event with its two counts 0.38–1.82% apart over six runs; on one
     /// processor 39,603–39,686, 0.004–0.45% apart (docs/performance/journal.md, 2026-12-01,
-    /// night). The cost is time where the processor is busy: a thread the child wakes waits
-    /// for it (a gate of the `instructions` suite beside two busy loops took 144–256 s,
-    /// against 151–181 s on any processor).
+    /// night). What it costs in time was not measured side by side: beside two busy loops a
+    /// gate of the `instructions` suite took 144–256 s in the campaign confined, 151–181 s in
+    /// an earlier one on any processor.
     static func countingProcessors(_ options: RunOptions) -> [Int] { options.countingProcessors ?? Processors.allowed() }
 
     /// The processor counting slot `slot` confines its children to: `processors` in turn
