@@ -54,6 +54,7 @@ import argparse
 import csv
 import math
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -99,7 +100,8 @@ TIME = Campaign(
 # or stable and undecided past the threshold, counted again in 2 more rounds) on the
 # `instructions` suite: 50 cases, each counted in two valgrind processes a round, 68-92 s a
 # gate idle on 2 cores here (2026-12-01). The slowed case is the trampoline's, whose count
-# repeats exactly (120 instructions an event). A hand-off's count moves between processes:
+# repeated exactly on any processor (120 instructions an event); each counting process on
+# one processor, it sits at 119.49 or 120.03 in a process (2026-12-02). A hand-off's count moves between processes:
 # subscribeOn.cycle on mainAsync's paired ratio by about 0.14% from round to round; most
 # others' counts (per-block dispatch among them) often by more than 1% between a round's
 # two processes, which leaves the row undecided. Its slowdowns are counted spins (COUNTS
@@ -193,8 +195,12 @@ def instruction_counts(results_csv):
 def count_calibration(binary, out, probe=10):
     """Sizes the counted spins (COUNTS and TURN), from OUT/count-calibration.csv when a
     start of the campaign made it, else measured and written there: each case's count from
-    one run of the case set without a slowdown, and TURN from the turn case alone counted
-    with a counted spin of `probe` turns an event, against its count in that run."""
+    one run of the case set without a slowdown, and TURN from two runs of the turn case
+    alone, with a counted spin of `probe` turns an event and without. Counted alone, a case
+    can sit on another level than in the whole set (the trampoline, each counting process
+    on one processor: 120.03 instructions an event alone, 119.49 among the 50; 2026-12-02),
+    so the turn is the difference of two runs of the same shape; against the whole set's
+    count it took that level's difference for a spin's (1.432 a turn, not 1.378)."""
     global TURN
     path = os.path.join(out, "count-calibration.csv")
     if os.path.exists(path):
@@ -209,16 +215,18 @@ def count_calibration(binary, out, probe=10):
         measure(wrapper(binary, None, scratch), [*CAMPAIGN.cases, "--trials", "1", "--out", plain, "--quiet", "--no-table"])
         counts = instruction_counts(os.path.join(plain, "results.csv"))
         workload, scheduler, strategy, producers = TURN_CASE.split("/")
-        probed = os.path.join(scratch, "probed")
-        measure(wrapper(binary, f"{TURN_CASE}/:countSpin={probe}", scratch),
-                [*CAMPAIGN.cases, "--workload", workload, "--scheduler", scheduler, "--strategy", strategy, "--producers", producers[1:],
-                 "--trials", "1", "--out", probed, "--quiet", "--no-table"])
-        with_spin = instruction_counts(os.path.join(probed, "results.csv")).get(TURN_CASE)
-        if TURN_CASE not in counts or with_spin is None:
+        alone = {}
+        for turns in (0, probe):
+            directory = os.path.join(scratch, f"alone-{turns}")
+            measure(wrapper(binary, f"{TURN_CASE}/:countSpin={turns}" if turns else None, scratch),
+                    [*CAMPAIGN.cases, "--workload", workload, "--scheduler", scheduler, "--strategy", strategy, "--producers", producers[1:],
+                     "--trials", "1", "--out", directory, "--quiet", "--no-table"])
+            alone[turns] = instruction_counts(os.path.join(directory, "results.csv")).get(TURN_CASE)
+        if TURN_CASE not in counts or None in alone.values():
             sys.exit(f"error: the calibration runs have no instructions_per_event row for {TURN_CASE}")
-        turn = (with_spin - counts[TURN_CASE]) / probe
+        turn = (alone[probe] - alone[0]) / probe
         if turn <= 0:
-            sys.exit(f"error: a counted spin of {probe} turns did not add to {TURN_CASE}'s count ({counts[TURN_CASE]} and {with_spin}): cannot size the slowdowns")
+            sys.exit(f"error: a counted spin of {probe} turns did not add to {TURN_CASE}'s count alone ({alone[0]} and {alone[probe]}): cannot size the slowdowns")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     for case, count in sorted(counts.items()):
@@ -670,10 +678,44 @@ def self_test():
         if not percent < added <= percent + 0.01 * turn / count * 100 + 1e-9:
             sys.exit(f"self-test failed: a counted spin for {percent}% of {count} ({turn} a turn) adds {added}%")
     print("self-test: the summary's statistics match their tables")
+    turn_sized_alone()
+    print("self-test: a counted spin's turn is sized from two runs of the turn case alone")
     problem = instruction_step_drift(os.path.join(ROOT, ".github", "workflows", "performance.yml"))
     if problem:
         sys.exit(f"self-test failed: {problem}")
     print("self-test: --instructions runs the workflow's instruction step")
+
+
+def turn_sized_alone():
+    """count_calibration() against stand-in runs where the turn case counts 119.5 an event
+    among the whole case set, 120.0 alone, and 1.4 more alone for each turn of spin: TURN
+    must be 1.4 (not the 1.45 the whole set's count would give), COUNTS the whole set's."""
+    global measure, TURN, CAMPAIGN
+    def stand_in(target, arguments):
+        spin = re.search(r"countSpin=([0-9.]+)", open(target).read())
+        count = (120.0 if "--workload" in arguments else 119.5) + (float(spin.group(1)) * 1.4 if spin else 0)
+        directory = arguments[arguments.index("--out") + 1]
+        os.makedirs(directory, exist_ok=True)
+        workload, scheduler, strategy, producers = TURN_CASE.split("/")
+        with open(os.path.join(directory, "results.csv"), "w", newline="") as file:
+            writer = csv.DictWriter(file, ["workload", "scheduler", "strategy", "producers", "metric", "value"])
+            writer.writeheader()
+            writer.writerow({"workload": workload, "scheduler": scheduler, "strategy": strategy,
+                             "producers": producers[1:], "metric": "instructions_per_event", "value": count})
+    real, saved = measure, (dict(COUNTS), TURN, CAMPAIGN)
+    out = tempfile.mkdtemp(prefix="validate-self-test-")
+    measure, CAMPAIGN = stand_in, INSTRUCTIONS
+    try:
+        COUNTS.clear()
+        count_calibration("/bin/true", out)
+        if abs(TURN - 1.4) > 1e-9 or COUNTS.get(TURN_CASE) != 119.5:
+            sys.exit(f"self-test failed: the turn sized {TURN} (1.4 expected) and the count {COUNTS.get(TURN_CASE)} (119.5 expected)")
+    finally:
+        measure = real
+        COUNTS.clear()
+        COUNTS.update(saved[0])
+        TURN, CAMPAIGN = saved[1], saved[2]
+        shutil.rmtree(out, ignore_errors=True)
 
 
 def instruction_step_drift(workflow):
