@@ -101,7 +101,8 @@ TIME = Campaign(
 # `instructions` suite: 50 cases, each counted in two valgrind processes a round, 68-92 s a
 # gate idle on 2 cores here (2026-12-01). The slowed case is the trampoline's, whose count
 # repeated exactly on any processor (120 instructions an event); each counting process on
-# one processor, it sits at 119.49 or 120.03 in a process (2026-12-02). A hand-off's count moves between processes:
+# one processor, it sits at 119.49 or about 119.99 in a process of the whole case set, and
+# at 120.03 alone (2026-12-02). A hand-off's count moves between processes:
 # subscribeOn.cycle on mainAsync's paired ratio by about 0.14% from round to round; most
 # others' counts (per-block dispatch among them) often by more than 1% between a round's
 # two processes, which leaves the row undecided. Its slowdowns are counted spins (COUNTS
@@ -200,7 +201,7 @@ def count_calibration(binary, out, probe=10):
     can sit on another level than in the whole set (the trampoline, each counting process
     on one processor: 120.03 instructions an event alone, 119.49 among the 50; 2026-12-02),
     so the turn is the difference of two runs of the same shape; against the whole set's
-    count it took that level's difference for a spin's (1.432 a turn, not 1.378)."""
+    count it took that level's difference for a spin's (1.432 a turn, not 1.377)."""
     global TURN
     path = os.path.join(out, "count-calibration.csv")
     if os.path.exists(path):
