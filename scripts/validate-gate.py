@@ -100,9 +100,10 @@ TIME = Campaign(
 # or stable and undecided past the threshold, counted again in 2 more rounds) on the
 # `instructions` suite: 50 cases, each counted in two valgrind processes a round, 68-92 s a
 # gate idle on 2 cores here (2026-12-01). The slowed case is the trampoline's, whose count
-# repeated exactly on any processor (120 instructions an event); each counting process on
-# one processor, it sits at 119.49 or about 119.99 in a process of the whole case set, and
-# at 120.03 alone (2026-12-02). A hand-off's count moves between processes:
+# repeats exactly: 120.000 instructions an event in a process of the whole case set and
+# alone, since each count starts with a dump of what came before it (before that, each
+# counting process on one processor, 119.49 or about 119.99 among the 50 and 120.03 alone;
+# 2026-12-02). A hand-off's count moves between processes:
 # subscribeOn.cycle on mainAsync's paired ratio by about 0.14% from round to round; most
 # others' counts (per-block dispatch among them) often by more than 1% between a round's
 # two processes, which leaves the row undecided. Its slowdowns are counted spins (COUNTS
@@ -198,10 +199,11 @@ def count_calibration(binary, out, probe=10):
     start of the campaign made it, else measured and written there: each case's count from
     one run of the case set without a slowdown, and TURN from two runs of the turn case
     alone, with a counted spin of `probe` turns an event and without. Counted alone, a case
-    can sit on another level than in the whole set (the trampoline, each counting process
-    on one processor: 120.03 instructions an event alone, 119.49 among the 50; 2026-12-02),
-    so the turn is the difference of two runs of the same shape; against the whole set's
-    count it took that level's difference for a spin's (1.432 a turn, not 1.377)."""
+    could sit on another level than in the whole set (the trampoline, each counting process
+    on one processor, before each count started with a dump: 120.03 instructions an event
+    alone, 119.49 among the 50; 2026-12-02), so the turn is the difference of two runs of
+    the same shape; against the whole set's count it took that level's difference for a
+    spin's (1.432 a turn, not 1.377)."""
     global TURN
     path = os.path.join(out, "count-calibration.csv")
     if os.path.exists(path):

@@ -375,6 +375,35 @@ final class CommandLineTests: SchedBenchTestCase {
         }
     }
 
+    /// Work other threads did before a count starts stays out of it: counted right after
+    /// observe(on:) through GCD, whose worker threads are still busy after its last count,
+    /// the trampoline counts what it counts alone, within 0.05%. With callgrind's zero
+    /// request alone (no dump before it) a worker's path into its wait landed in the
+    /// trampoline's smaller trial: 119.90 instructions an event against 120.35 alone.
+    func testACountLeavesOutWhatOtherThreadsDidBeforeIt() throws {
+        guard ExecutableSearch.onPath("valgrind") != nil else { throw XCTSkip("valgrind is not installed") }
+        func trampoline(after others: [String]) throws -> Double {
+            let out = try temporaryDirectory()
+            let run = try schedbench(
+                [
+                    "run", "--suite", "quick", "--workload", (others + ["trampoline.nested"]).joined(separator: ","),
+                    "--scheduler", others.isEmpty ? "currentThread" : "none,currentThread", "--strategy", others.isEmpty ? "none" : "gcd,none",
+                    "--producers", "1", "--events", "2000", "--trials", "1", "--warmup", "0", "--no-allocations", "--instructions",
+                    "--out", out.path, "--quiet", "--no-table",
+                ])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let results = try CSVFile.read(out.appendingPathComponent("results.csv"), requiring: ResultsFiles.resultsHeader)
+            let counted = results.filter { $0["metric"] == Metric.instructionsPerEvent.rawValue }
+            XCTAssertEqual(counted.count, others.count + 1, "every case counted")
+            let row = try XCTUnwrap(counted.first { $0["workload"] == "trampoline.nested" })
+            return try XCTUnwrap(Double(row["value"] ?? ""))
+        }
+        let afterGCD = try trampoline(after: ["observeOn.throughput"])
+        let alone = try trampoline(after: [])
+        XCTAssertGreaterThan(alone, 10)
+        XCTAssertEqual(afterGCD, alone, accuracy: alone * 0.000_5, "the trampoline after observe(on:) through GCD counts as it does alone")
+    }
+
     /// Writes a results directory with one serial/drain case whose ns/event trials are given.
     private func writeRun(nanos: [Double], violations: Double = 0, producers: Int = 1, provenance: Provenance = .current()) throws -> URL {
         let directory = try temporaryDirectory()

@@ -8,13 +8,13 @@ import Foundation
 /// The parent starts a child under `valgrind --tool=callgrind --instr-atstart=no` for a
 /// batch of trials (`CaseIsolation`: one kept to each processor), so valgrind's start-up
 /// (seconds) is paid once a child. The child switches instrumentation on before its first
-/// trial and
-/// leaves it on: callgrind discards every translated block when instrumentation changes,
-/// so switching it on and off around each trial made each trial translate its code again
-/// (docs/performance/journal.md, 2026-11-30, late morning). Around each trial the child
-/// sets the counts to zero and, right after it, has callgrind write a dump labelled for
-/// that trial (`schedbench_callgrind_dump`): with callgrind's default
-/// `--separate-threads=no` a client-requested dump covers every thread. The parent reads
+/// trial and leaves it on: callgrind discards every translated block when instrumentation
+/// changes, so switching it on and off around each trial made each trial translate its
+/// code again (docs/performance/journal.md, 2026-11-30, late morning). Before each trial
+/// the child has callgrind write out what came before and sets the counts to zero
+/// (`openWindow`); right after it, it has callgrind write a dump labelled for that trial
+/// (`schedbench_callgrind_dump`): with callgrind's default `--separate-threads=no` a
+/// client-requested dump covers every thread. The parent reads
 /// each dump's `totals:` line by its label, the latest dump of a label winning
 /// (`counts(inDumpsOf:)`); the child reports each trial's operations in its reply. Unlike
 /// time, the count does not depend on the machine's load; how exactly it repeats depends
@@ -74,7 +74,7 @@ enum InstructionCounter {
             MainThreadDriver.waitUntilMainThreadIsIdle(timeout: 2)
             let before = Set(CPUClock.threadIDs())
             let eventLoops = EventLoopThreads.idle(timeout: 2)
-            schedbench_callgrind_zero()
+            openWindow()
             let start = DispatchTime.now().uptimeNanoseconds
             let outcome = try trial()
             let elapsed = DispatchTime.now().uptimeNanoseconds - start
@@ -84,7 +84,7 @@ enum InstructionCounter {
             let after = Set(CPUClock.threadIDs())
             if keeps(attempt: attempt, threadExited: !before.isSubset(of: after), eventLoopRan: eventLoopRan, elapsed: elapsed) {
                 if let afterSettling {
-                    schedbench_callgrind_zero()
+                    openWindow()
                     afterSettling(outcome)
                     (label + afterSettlingSuffix).withCString { schedbench_callgrind_dump($0) }
                 }
@@ -93,6 +93,28 @@ enum InstructionCounter {
         }
         preconditionFailure("the last attempt returns")
     }
+
+    /// Starts a count: a dump labelled `windowStartLabel`, then the counts set to zero.
+    ///
+    /// callgrind's zero request (which it carries out for the calling thread only) leaves
+    /// some of the work other threads did since the last dump in place, to be written into
+    /// the next dump; a dump takes all of it. With
+    /// the zero alone, the trampoline's trial of 2,000 events, counted in a 50-case child
+    /// after `observe(on:)` cases, held 4,425 instructions of a libdispatch worker on its
+    /// way into its wait (`_dispatch_worker_thread`, `dispatch_time`,
+    /// `dispatch_semaphore_wait`) that its trial of 10,000 events did not: it counted 119.49
+    /// instructions an event there, and 120.035 alone, where the same kind of leftover
+    /// was 94 instructions. With this dump first it counts 120.0000 in the run, 120.005 alone
+    /// (docs/performance/journal.md, 2026-12-02, later). Cost: one more dump a count; a gate
+    /// of the `instructions` suite took 75–119 s idle with it, 73–131 s before.
+    private static func openWindow() {
+        windowStartLabel.withCString { schedbench_callgrind_dump($0) }
+        schedbench_callgrind_zero()
+    }
+
+    /// The label of the dump that starts each count (`openWindow`), which
+    /// `counts(inDumpsOf:)` leaves out: it holds the child's work between counts.
+    static let windowStartLabel = "schedbench-window-start"
 
     /// Switches instrumentation on for the rest of the process, once, before its first trial.
     private static let instrumentationStarted: Void = schedbench_callgrind_begin()
@@ -123,8 +145,9 @@ enum InstructionCounter {
     /// `output` (its `--callgrind-out-file`: the dumps are `output.1`, `output.2`, …), by
     /// label. Where a label was dumped more than once (an attempt thrown away, then the one
     /// that counts), the latest dump wins; a dump labelled with `afterSettlingSuffix` is
-    /// added to the latest dump of its trial. The dump written at exit (`output` itself)
-    /// holds the child's own work since the last trial and is not read.
+    /// added to the latest dump of its trial. The dumps that start a count
+    /// (`windowStartLabel`) and the one written at exit (`output` itself) hold the child's
+    /// own work between counts and are left out.
     static func counts(inDumpsOf output: String) throws -> [String: UInt64] {
         let url = URL(fileURLWithPath: output)
         let directory = url.deletingLastPathComponent()
@@ -138,6 +161,7 @@ enum InstructionCounter {
         var afterSettling: [String: UInt64] = [:]
         for (_, name) in numbered.sorted(by: { $0.0 < $1.0 }) {
             let (label, instructions) = try dump(at: directory.appendingPathComponent(name).path)
+            if label == windowStartLabel { continue }
             if label.hasSuffix(afterSettlingSuffix) {
                 afterSettling[String(label.dropLast(afterSettlingSuffix.count))] = instructions
             } else {

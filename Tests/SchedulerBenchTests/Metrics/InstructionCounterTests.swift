@@ -9,7 +9,8 @@ final class InstructionCounterTests: XCTestCase {
     /// An attempt thrown away leaves a dump that the next attempt at the same trial
     /// supersedes, so the latest dump of a label is the trial's count; dumps are numbered
     /// from 1, so the tenth comes after the second, not between the first and the second.
-    /// A trial's after-settling dump adds to the count of the dump before it.
+    /// A trial's after-settling dump adds to the count of the dump before it. The dumps that
+    /// start each count hold the child's work between counts and are left out.
     func testTheLatestDumpOfATrialCountsAndItsAfterSettlingDumpAddsToIt() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dumps-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -17,10 +18,11 @@ final class InstructionCounterTests: XCTestCase {
         let output = directory.appendingPathComponent("callgrind.out").path
         let trial0 = InstructionCounter.label(trial: 0)
         let trial1 = InstructionCounter.label(trial: 1)
+        let start = InstructionCounter.windowStartLabel
         let dumps: [(Int, String, UInt64)] = [
             (1, trial0, 1_431_100), (2, trial0, 1_000_000), (3, trial0 + InstructionCounter.afterSettlingSuffix, 2_500),
             (4, trial1, 7_000), (5, trial1, 9_999), (6, trial1, 5_000), (7, trial0, 42), (8, trial0, 43), (9, trial0, 44),
-            (10, trial1, 6_000),
+            (10, trial1, 6_000), (12, start, 88_000), (13, start, 91_000),
         ]
         for (number, label, instructions) in dumps {
             let text = "version: 1\ncreator: callgrind-3.19.0\ndesc: Trigger: Client Request: \(label)\n\nevents: Ir\ntotals: \(instructions)\n"
