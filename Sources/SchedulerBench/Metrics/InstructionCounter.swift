@@ -98,13 +98,12 @@ enum InstructionCounter {
     ///
     /// callgrind's zero request (which it carries out for the calling thread only) leaves
     /// some of the work other threads did since the last dump in place, to be written into
-    /// the next dump; a dump takes all of it. With
-    /// the zero alone, the trampoline's trial of 2,000 events, counted in a 50-case child
-    /// after `observe(on:)` cases, held 4,425 instructions of a libdispatch worker on its
-    /// way into its wait (`_dispatch_worker_thread`, `dispatch_time`,
-    /// `dispatch_semaphore_wait`) that its trial of 10,000 events did not: it counted 119.49
-    /// instructions an event there, and 120.035 alone, where the same kind of leftover
-    /// was 94 instructions. With this dump first it counts 120.0000 in the run, 120.005 alone
+    /// the next dump; a dump takes all of it. With the zero alone, the trampoline's trial of
+    /// 2,000 events, counted in a 50-case child after `observe(on:)` cases, held 4,425
+    /// instructions of a libdispatch worker on its way into its wait
+    /// (`_dispatch_worker_thread`, `dispatch_time`, `dispatch_semaphore_wait`) that its
+    /// trial of 10,000 events did not: it counted 119.49 instructions an event there and
+    /// 120.035 alone. With this dump first it counts 120.0000 in the run and 120.005 alone
     /// (docs/performance/journal.md, 2026-12-02, later). Cost: one more dump a count; a gate
     /// of the `instructions` suite took 75–119 s idle with it, 73–131 s before.
     private static func openWindow() {
