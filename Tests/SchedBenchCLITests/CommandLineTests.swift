@@ -376,7 +376,7 @@ final class CommandLineTests: SchedBenchTestCase {
     }
 
     /// Work other threads did before a count starts stays out of it: counted right after
-    /// observe(on:) through GCD, whose worker threads are still busy after its last count,
+    /// observe(on:) through GCD, whose worker threads run on after its last count,
     /// the trampoline counts what it counts alone, within 0.05%. With callgrind's zero
     /// request alone (no dump before it) a worker's path into its wait landed in the
     /// trampoline's smaller trial: 119.90 instructions an event against 120.35 alone.

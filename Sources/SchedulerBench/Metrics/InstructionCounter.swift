@@ -103,9 +103,10 @@ enum InstructionCounter {
     /// instructions of a libdispatch worker on its way into its wait
     /// (`_dispatch_worker_thread`, `dispatch_time`, `dispatch_semaphore_wait`) that its
     /// trial of 10,000 events did not: it counted 119.49 instructions an event there and
-    /// 120.035 alone. With this dump first it counts 120.0000 in the run and 120.005 alone
+    /// 120.035 alone. With this dump first it counts 120.0000 in the run and 120.0005 alone
     /// (docs/performance/journal.md, 2026-12-02, later). Cost: one more dump a count; a gate
-    /// of the `instructions` suite took 75–119 s idle with it, 73–131 s before.
+    /// of the `instructions` suite took 75–119 s idle with it, 73–131 s in the campaigns
+    /// before (not measured side by side).
     private static func openWindow() {
         windowStartLabel.withCString { schedbench_callgrind_dump($0) }
         schedbench_callgrind_zero()
