@@ -19,10 +19,12 @@ final class InstructionCounterTests: XCTestCase {
         let trial0 = InstructionCounter.label(trial: 0)
         let trial1 = InstructionCounter.label(trial: 1)
         let start = InstructionCounter.windowStartLabel
+        // As a child writes them: each count opens with a window-start dump, including the
+        // after-settling count between a trial's dump and its after-settling dump.
         let dumps: [(Int, String, UInt64)] = [
-            (1, trial0, 1_431_100), (2, trial0, 1_000_000), (3, trial0 + InstructionCounter.afterSettlingSuffix, 2_500),
-            (4, trial1, 7_000), (5, trial1, 9_999), (6, trial1, 5_000), (7, trial0, 42), (8, trial0, 43), (9, trial0, 44),
-            (10, trial1, 6_000), (12, start, 88_000), (13, start, 91_000),
+            (1, start, 88_000), (2, trial0, 1_431_100), (3, start, 91_000), (4, trial0, 1_000_000), (5, start, 70_000),
+            (6, trial0 + InstructionCounter.afterSettlingSuffix, 2_500), (7, trial1, 7_000), (8, trial1, 9_999), (9, trial1, 5_000),
+            (10, trial0, 42), (11, trial0, 43), (12, trial0, 44), (13, start, 65_000), (14, trial1, 6_000), (15, start, 77_000),
         ]
         for (number, label, instructions) in dumps {
             let text = "version: 1\ncreator: callgrind-3.19.0\ndesc: Trigger: Client Request: \(label)\n\nevents: Ir\ntotals: \(instructions)\n"
@@ -32,7 +34,7 @@ final class InstructionCounterTests: XCTestCase {
         let counts = try InstructionCounter.counts(inDumpsOf: output)
         XCTAssertEqual(counts, [trial0: 44, trial1: 6_000], "the after-settling dump belonged to an attempt superseded later")
         try "desc: Trigger: Client Request: \(trial1 + InstructionCounter.afterSettlingSuffix)\ntotals: 500\n".write(
-            toFile: "\(output).11", atomically: true, encoding: .utf8)
+            toFile: "\(output).16", atomically: true, encoding: .utf8)
         XCTAssertEqual(try InstructionCounter.counts(inDumpsOf: output), [trial0: 44, trial1: 6_500])
     }
 
