@@ -104,9 +104,8 @@ enum InstructionCounter {
     /// (`_dispatch_worker_thread`, `dispatch_time`, `dispatch_semaphore_wait`) that its
     /// trial of 10,000 events did not: it counted 119.49 instructions an event there and
     /// 120.035 alone. With this dump first it counts 120.0000 in the run and 120.0005 alone
-    /// (docs/performance/journal.md, 2026-12-02, later). Cost: one more dump a count; a gate
-    /// of the `instructions` suite took 75–119 s idle with it, 73–131 s in the campaigns
-    /// before (not measured side by side).
+    /// (docs/performance/journal.md, 2026-12-02, later). Cost: one more dump a count, which
+    /// the parent reads no further than its header (`dump(at:)`).
     private static func openWindow() {
         windowStartLabel.withCString { schedbench_callgrind_dump($0) }
         schedbench_callgrind_zero()
@@ -160,8 +159,8 @@ enum InstructionCounter {
         var counts: [String: UInt64] = [:]
         var afterSettling: [String: UInt64] = [:]
         for (_, name) in numbered.sorted(by: { $0.0 < $1.0 }) {
-            let (label, instructions) = try dump(at: directory.appendingPathComponent(name).path)
-            if label == windowStartLabel { continue }
+            let (label, counted) = try dump(at: directory.appendingPathComponent(name).path)
+            guard let instructions = counted else { continue }
             if label.hasSuffix(afterSettlingSuffix) {
                 afterSettling[String(label.dropLast(afterSettlingSuffix.count))] = instructions
             } else {
@@ -172,22 +171,45 @@ enum InstructionCounter {
         return counts.merging(afterSettling) { $0 + $1 }
     }
 
-    /// A dump's label (the end of its `desc: Trigger:` line) and its `totals:` count.
-    static func dump(at path: String) throws -> (label: String, instructions: UInt64) {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw BenchError.unreadable(path: path, problem: "no callgrind output: \(FileProblem.describe(error, at: URL(fileURLWithPath: path)))")
+    /// A dump's label (the end of its `desc: Trigger:` line) and its `totals:` count; the
+    /// count is nil for a dump that starts a count (`windowStartLabel`), which is read no
+    /// further than its first `headerBytes`. Those dumps are most of what a child writes
+    /// (20 of the 32 MB one child of the `instructions` suite wrote), and only their label
+    /// is needed to leave them out: reading the two children's 478 dumps took half as long
+    /// so (0.82 s against 1.60 s, docs/performance/journal.md, 2026-12-02, evening).
+    static func dump(at path: String) throws -> (label: String, instructions: UInt64?) {
+        func unreadable(_ problem: String) -> BenchError { BenchError.unreadable(path: path, problem: problem) }
+        let url = URL(fileURLWithPath: path)
+        let handle: FileHandle
+        do { handle = try FileHandle(forReadingFrom: url) } catch {
+            throw unreadable("no callgrind output: \(FileProblem.describe(error, at: url))")
         }
-        let lines = text.split(separator: "\n")
-        guard let trigger = lines.first(where: { $0.hasPrefix("desc: Trigger:") }) else {
-            throw BenchError.unreadable(path: path, problem: "callgrind output has no trigger line")
+        defer { try? handle.close() }
+        var data: Data
+        do { data = try handle.read(upToCount: headerBytes) ?? Data() } catch {
+            throw unreadable("no callgrind output: \(FileProblem.describe(error, at: url))")
+        }
+        var header = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        // Whole lines only: the last line read may be cut at `headerBytes`.
+        if data.count == headerBytes { header.removeLast() }
+        guard let trigger = header.first(where: { $0.hasPrefix("desc: Trigger:") }) else {
+            throw unreadable("callgrind output has no trigger line in its first \(headerBytes) bytes")
         }
         let label = String(trigger.split(separator: ":").last ?? "").trimmingCharacters(in: .whitespaces)
+        if label == windowStartLabel { return (label, nil) }
+        do { data.append(try handle.readToEnd() ?? Data()) } catch {
+            throw unreadable("no callgrind output: \(FileProblem.describe(error, at: url))")
+        }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
         guard let line = lines.last(where: { $0.hasPrefix("totals:") }) ?? lines.last(where: { $0.hasPrefix("summary:") }),
             let instructions = line.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) })
-        else { throw BenchError.unreadable(path: path, problem: "callgrind output has no totals line") }
+        else { throw unreadable("callgrind output has no totals line") }
         return (label, instructions)
     }
+
+    /// How much of a dump `dump(at:)` reads for its label: callgrind writes the trigger
+    /// line a few hundred bytes in, after the command line.
+    static let headerBytes = 16 * 1024
 
     /// `valgrind` on `PATH`, if installed.
     static func findValgrind() -> String? { ExecutableSearch.onPath("valgrind") }

@@ -36,6 +36,13 @@ final class InstructionCounterTests: XCTestCase {
         try "desc: Trigger: Client Request: \(trial1 + InstructionCounter.afterSettlingSuffix)\ntotals: 500\n".write(
             toFile: "\(output).16", atomically: true, encoding: .utf8)
         XCTAssertEqual(try InstructionCounter.counts(inDumpsOf: output), [trial0: 44, trial1: 6_500])
+        // A window-start dump is read no further than its header: past it, this one has no
+        // totals line, which a dump that counts must have.
+        let body = String(repeating: "fn=(1) f\n1 2\n", count: InstructionCounter.headerBytes / 8)
+        try "desc: Trigger: Client Request: \(start)\n\nevents: Ir\n\(body)".write(toFile: "\(output).17", atomically: true, encoding: .utf8)
+        XCTAssertEqual(try InstructionCounter.counts(inDumpsOf: output), [trial0: 44, trial1: 6_500])
+        try "desc: Trigger: Client Request: \(trial0)\n\nevents: Ir\n\(body)".write(toFile: "\(output).18", atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try InstructionCounter.counts(inDumpsOf: output), "a trial's dump without a totals line")
     }
 
     /// jemalloc ignores a setting it cannot parse, with a warning: the child environment's
