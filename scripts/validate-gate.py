@@ -100,11 +100,11 @@ TIME = Campaign(
 # or stable and undecided past the threshold, counted again in 2 more rounds) on the
 # `instructions` suite: 50 cases, each counted in two valgrind processes a round, 68-92 s a
 # gate idle on 2 cores here (2026-12-01). The slowed case is the trampoline's, whose count
-# repeats exactly: 120.000 instructions an event in a process of the whole case set and
+# repeats: 120.000 instructions an event, to within 0.001, in a process of the whole case set and
 # alone, since each count starts with a dump of what came before it (before that, each
 # counting process on one processor, 119.49 or about 119.99 among the 50 and 120.03 alone;
 # 2026-12-02). A hand-off's count moves between processes:
-# subscribeOn.cycle on mainAsync's paired ratio by about 0.14% from round to round; most
+# subscribeOn.cycle on mainAsync's paired ratio by about 0.10% from round to round; most
 # others' counts (per-block dispatch among them) often by more than 1% between a round's
 # two processes, which leaves the row undecided. Its slowdowns are counted spins (COUNTS
 # below), added to a case's count after its trial has settled.
