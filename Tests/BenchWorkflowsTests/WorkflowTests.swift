@@ -295,7 +295,7 @@ final class WorkflowTests: XCTestCase {
 
     #if ValidationSlowdown
     /// A gate that counts instructions recounts, alone, the cases its two rounds call
-    /// changed, in two more rounds. The candidate's launcher adds a counted spin
+    /// changed, in more rounds (two here). The candidate's launcher adds a counted spin
     /// (`SCHEDBENCH_SLOWDOWN=…:countSpin=TURNS`) to one case in every process, as a change
     /// of the build would, and to the other only in its first two rounds' processes, as a
     /// count that keeps a level a process does. Both are called regressed after two rounds;
@@ -340,13 +340,14 @@ final class WorkflowTests: XCTestCase {
             directory: scratch.appendingPathComponent("gate-recount"), trialsPerRound: 1)
         runs.sidesTogether = true
         let events = EventLog()
-        let outcome = try GateWorkflow(
-            runs: runs, policy: ComparisonPolicy(thresholds: Thresholds(defaultThreshold: 0.03), metrics: [.instructionsPerEvent])
-        ).execute(observer: events)
+        var gate = GateWorkflow(
+            runs: runs, policy: ComparisonPolicy(thresholds: Thresholds(defaultThreshold: 0.03), metrics: [.instructionsPerEvent]))
+        gate.confirmationRounds = 2
+        let outcome = try gate.execute(observer: events)
 
         XCTAssertTrue(outcome.finished)
         XCTAssertEqual(events.recounts.map(\.cases), [[built, levelled]], "both counts changed in the first two rounds")
-        XCTAssertEqual(events.recounts.map(\.rounds), [GateWorkflow.defaultConfirmationRounds])
+        XCTAssertEqual(events.recounts.map(\.rounds), [2])
         XCTAssertEqual(events.rounds.map(\.round), [1, 1, 2, 2, 3, 3, 4, 4])
         let rows = try XCTUnwrap(outcome.comparison?.comparison).rows
         let kept = try XCTUnwrap(rows.first { $0.benchCase == built })

@@ -28,9 +28,14 @@ import Foundation
 /// change 0.1 points past a 3% threshold is decided only when the two rounds agree to a
 /// few instructions in a trial: the trampoline asked +3.1% was left undecided in 5 of 30
 /// idle gates, where one side's two rounds differed by up to 0.021 instructions an event
-/// (docs/performance/journal.md, "2026-12-01"). Four rounds give the test three degrees of
-/// freedom. The recount costs two more processes a side and round, valgrind's start-up
-/// each, and only for a count that changed or looks changed.
+/// (docs/performance/journal.md, "2026-12-01"). A hand-off's count moves more: a round's
+/// ratio of `subscribeOn.cycle` on `mainAsync` spreads by about 0.05%, so asked +3.1% it
+/// sits two to three standard errors past the threshold at four rounds, where Holm's
+/// first step over a dozen decided rows at three degrees of freedom asks for more than
+/// five; it was left undecided in 3 of 3 idle gates ("2026-12-02 (late morning)"). Ten
+/// rounds give the test nine degrees of freedom and halve the standard error. The recount
+/// costs two more processes a side and round, valgrind's start-up each, and only for a
+/// count that changed or looks changed.
 package struct GateWorkflow: Sendable {
     package var runs: InterleavedRuns
     package var policy: ComparisonPolicy
@@ -40,9 +45,9 @@ package struct GateWorkflow: Sendable {
     /// would call changed (0: none).
     package var confirmationRounds = GateWorkflow.defaultConfirmationRounds
 
-    /// Two rounds: four more processes a side, so a level every process of a side kept
-    /// would have to be kept by eight of them.
-    package static let defaultConfirmationRounds = 2
+    /// Eight rounds (ten in all, as many as the time step runs): sixteen more processes a
+    /// side, so a level every process of a side kept would have to be kept by twenty.
+    package static let defaultConfirmationRounds = 8
 
     package init(runs: InterleavedRuns, policy: ComparisonPolicy, shard: ShardFile? = nil) {
         self.runs = runs

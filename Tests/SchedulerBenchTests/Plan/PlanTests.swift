@@ -97,7 +97,6 @@ final class PlanTests: XCTestCase {
         XCTAssertEqual(
             Set(cases.filter { $0.workload == .observeOnThroughput }.map { "\($0.scheduler)/\($0.strategy)" }),
             Set(quick.map { "\($0.scheduler)/\($0.strategy)" }))
-        XCTAssertEqual(cases.first { $0.workload == .subscribeOnCycle }?.events, 2_000)
         func events(_ workload: WorkloadName, _ scheduler: SchedulerName, _ strategy: StrategyName) -> Int? {
             cases.first { $0.workload == workload && $0.scheduler == scheduler && $0.strategy == strategy }?.events
         }
@@ -105,6 +104,8 @@ final class PlanTests: XCTestCase {
         XCTAssertEqual(events(.scheduleThroughput, .virtual, .none), 3_000, "a scheduler's own size")
         XCTAssertEqual(events(.observeOnThroughput, .serial, .drain), 10_000)
         XCTAssertEqual(events(.observeOnThroughput, .serial, .referenceGeneric), 5_000, "a strategy's own size")
+        XCTAssertEqual(events(.subscribeOnCycle, .serial, .none), 2_000)
+        XCTAssertEqual(events(.subscribeOnCycle, .mainAsync, .none), 20_000, "the hand-off whose count is sampled, ten times the cycles")
     }
 
     /// A run's `--events` sizes every case, whatever sizes its suite gives a scheduler or a
