@@ -99,10 +99,10 @@ package struct Suite: Sendable {
     /// Alone, its count spread by 0.065% over nine runs at 2,000 cycles and 0.024% at
     /// 20,000 (its two processes 0.13% and 0.012% apart), for about 4 seconds more a
     /// process: with a recounted row's ten rounds (`GateWorkflow`), what lets the gate
-    /// decide a 3% change of a hand-off on an idle runner (15 of 15 gates; beside two busy
-    /// loops 1 of 3, its rounds moving 0.09–0.14%: docs/performance/journal.md, "2026-12-02
-    /// (late morning)"). The other hand-offs' spread is mostly a level a process keeps,
-    /// which more events do not narrow.
+    /// decide a 3% change of a hand-off on an idle runner (31 of 31 gates). Beside two busy
+    /// loops each process keeps its own level of that race, which more cycles do not
+    /// narrow, and the gate caught it in 1 of 3 (docs/performance/journal.md, "2026-12-02
+    /// (afternoon)"). The other hand-offs' spread is mostly a level a process keeps.
     package static let instructions = Suite(
         name: "instructions",
         summary: "every throughput workload on the quick suite's schedulers and strategies, 1 producer, sized for --instructions (the pull-request gate)",
