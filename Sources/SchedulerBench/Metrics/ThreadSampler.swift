@@ -20,18 +20,20 @@ final class ThreadSampler: Sendable {
         self.interval = interval
     }
 
-    /// Starts sampling; returns once the sampler thread runs (so `cpuNanos` can be read).
+    /// Starts sampling; returns once the sampler thread has taken its first sample (so
+    /// `cpuNanos` can be read, and the thread's start-up and first `/proc` read, the
+    /// costliest, are behind a trial that begins after it).
     func start() {
         peak.store(ProcessStatus.current()?.threads ?? 0, ordering: .relaxed)
         running.store(true, ordering: .releasing)
         let thread = Thread { [self] in
             clockID.store(CPUClock.currentThread().map { Int($0.id) } ?? .min, ordering: .releasing)
+            sample()
             started.signal()
-            while running.load(ordering: .acquiring) {
-                if let threads = ProcessStatus.current()?.threads {
-                    _ = peak.max(threads - 1, ordering: .relaxed)
-                }
+            while true {
                 Thread.sleep(forTimeInterval: interval)
+                guard running.load(ordering: .acquiring) else { break }
+                sample()
             }
             stopped.signal()
         }
@@ -48,14 +50,18 @@ final class ThreadSampler: Sendable {
         return id == .min ? 0 : CPUClock(id: clockid_t(id)).nanoseconds ?? 0
     }
 
+    private func sample() {
+        if let threads = ProcessStatus.current()?.threads {
+            _ = peak.max(threads - 1, ordering: .relaxed)
+        }
+    }
+
     /// The peak the background samples have seen so far (sampler excluded).
     var peakSoFar: Int { peak.load(ordering: .relaxed) }
 
     /// Stops sampling and returns the peak thread count seen (sampler excluded).
     func stop() -> Int {
-        if let threads = ProcessStatus.current()?.threads {
-            _ = peak.max(threads - 1, ordering: .relaxed)
-        }
+        sample()
         running.store(false, ordering: .releasing)
         stopped.wait()
         return peak.load(ordering: .relaxed)

@@ -216,18 +216,18 @@ struct CaseRunner {
         ProcessStatus.resetPeakResidentSize()
         let sampler = ThreadSampler()
         sampler.start()
+        // The harness's own CPU time (the sampler's and the paced threads' waiting) is read
+        // inside the span the process's is read over, so what is left out of the trial is
+        // always part of it.
+        let usageBefore = ResourceUsage.current()
         let samplerBefore = sampler.cpuNanos
         let waitedBefore = PacedWait.cpuNanos
-        let usageBefore = ResourceUsage.current()
         if FaultInjection.current == .hangTrial {
             while true { sleep(3600) }
         }
         let outcome = try workload.runTrial(benchCase, invariants: report, checking: true)
-        let usage = ResourceUsage.current() - usageBefore
-        // The trial's CPU time without the sampler's own (its first `/proc` read and the
-        // rest of its start-up were about 8% of a 2 ms one-thread trial's CPU time) and
-        // without the paced threads' waiting (`PacedWait`).
         let harnessNanos = (sampler.cpuNanos &- samplerBefore) &+ (PacedWait.cpuNanos &- waitedBefore)
+        let usage = ResourceUsage.current() - usageBefore
         let threadsPeak = sampler.stop()
         let leaked = waitForResources(atMost: resourcesBefore)
         let status = ProcessStatus.current()

@@ -27,6 +27,26 @@ final class PacedWaitTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(waited, used / 2, "\(waited) ns of \(used) ns counted as waiting")
     }
 
+    /// Each pause's CPU time is counted as soon as the pause ends, not when the wait does:
+    /// a reading taken while a wait is under way holds what it has used so far, so a trial
+    /// that begins during another thread's wait leaves out only what that wait used after.
+    func testAWaitCountsEachPauseAsItEnds() {
+        var time: UInt64 = 0
+        var cpu: UInt64 = 5_000
+        var counted: [UInt64] = []
+        var countedAtEachPause: [UInt64] = []
+        PacedWait.wait(
+            until: 3_000, now: { time }, threadCPU: { cpu },
+            pause: { remaining in
+                countedAtEachPause.append(counted.reduce(0, +))
+                time += min(remaining, 1_000)
+                cpu += 700
+            },
+            count: { counted.append($0) })
+        XCTAssertEqual(counted, [700, 700, 700])
+        XCTAssertEqual(countedAtEachPause, [0, 700, 1_400])
+    }
+
     func testADeadlineAlreadyPastReturnsAtOnceAndCountsNothing() {
         let waitedBefore = PacedWait.cpuNanos
         PacedWait.wait(until: 0)
