@@ -29,6 +29,10 @@ package struct ChildProcess {
     /// which of them runs next no longer depends on a thread just woken on another
     /// processor racing the one that woke it.
     package var processor: Int?
+    /// The real-time priority the child, and every thread it starts, runs at under
+    /// `SCHED_FIFO` (`RealTimeScheduling`); nil: the normal scheduler. A child that may not
+    /// is not started (`RealTimeScheduling.refusal` says beforehand).
+    package var realTimePriority: Int32?
     /// The end of what the child wrote to standard error in its last run: three lines of
     /// it explain a failure; all of it is there for a caller that keeps a crash's backtrace.
     package let standardError: TailBuffer
@@ -204,7 +208,9 @@ package struct ChildProcess {
         sigemptyset(&unblocked)
         posix_spawnattr_setsigmask(&attributes, &unblocked)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var flags = Int32(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+        if let realTimePriority { flags |= RealTimeScheduling.apply(priority: realTimePriority, to: &attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         // A child's scratch lives in this process's, so removing ours removes its too. This
         // process's launcher path is not the child's: a launcher sets it anew, a bare binary
@@ -223,7 +229,8 @@ package struct ChildProcess {
             }
         }
         guard result == 0 else {
-            let on = processor.map { " on processor \($0)" } ?? ""
+            let on = (processor.map { " on processor \($0)" } ?? "")
+                + (realTimePriority.map { " under SCHED_FIFO at priority \($0)" } ?? "")
             throw BenchError.childFailed(executable: name, problem: "cannot start \(executable)\(on): \(String(cString: strerror(result)))")
         }
         return pid

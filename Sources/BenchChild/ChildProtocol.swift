@@ -21,8 +21,12 @@ import Foundation
 /// `counting` (one counting trial, the runtime's own child), `stress` (one scenario).
 package struct ChildRequest: Codable, Sendable, Equatable {
     /// The protocol version this build speaks. 4 added `RunOptions.countingProcessors`: a
-    /// build speaking 3 would ignore it, and its children would count on any processor.
-    package static let currentVersion = 4
+    /// build speaking 3 would ignore it, and its children would count on any processor. 5
+    /// added `RunOptions.countUnderRealTime`: a build speaking 4 counts under the normal
+    /// scheduler, where a hand-off counts another number (1.6% fewer instructions an event
+    /// for `subscribeOn.cycle` on `mainAsync`), so a gate between the two would see a change
+    /// neither build made.
+    package static let currentVersion = 5
 
     /// The command-line argument that makes an executable a child (`schedbench-builtins
     /// _child`, a user's SchedulerBench executable `_child`).

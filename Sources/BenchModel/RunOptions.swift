@@ -18,6 +18,11 @@ package struct RunOptions: Codable, Sendable, Equatable {
     /// processor: the run's counting slots take them in turn. nil: the processors this
     /// process may run on. A gate that runs both builds at once gives each a half.
     package var countingProcessors: [Int]? = nil
+    /// Whether the instruction-counting children run under real-time scheduling
+    /// (`SCHED_FIFO` at the lowest priority) where this process may start them so. Where it
+    /// may not, or when false, they run under the normal scheduler, and a cross-thread
+    /// case's count moves with what else the machine runs.
+    package var countUnderRealTime = true
     /// Whether the invariant checkers run. Off only in the instruction child that measures the
     /// checkers' own cost (`measureOverhead` with `countInstructions`).
     package var checking = true

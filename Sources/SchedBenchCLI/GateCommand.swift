@@ -156,6 +156,7 @@ struct GateCommand: ParsableCommand {
                     + "each counting in at most \(runs.countingChildrenEachSide) valgrind process(es) at a time, each process kept to one processor; "
                     + "their timed trials are not compared")
         }
+        if runs.options.countInstructions { printError("gate: " + RealTimeScheduling.countingScheduler(runs.options)) }
         var gate = GateWorkflow(
             runs: runs, policy: policy, shard: shard.map { ShardFile(kind: .gate, shard: $0, plan: plan, rounds: rounds) })
         gate.confirmationRounds = confirmationRounds

@@ -103,6 +103,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Also count instructions per event under callgrind (needs valgrind; each case then also runs 20-100× slower in a child).")
     var instructions = false
 
+    @Flag(help: "Count instructions under the normal scheduler even where real-time scheduling (SCHED_FIFO) is permitted: the counting processes then leave other work its processors, and cross-thread counts move with the machine's load.")
+    var noRealTimeCounting = false
+
     @Flag(help: "Do not print the summary table.")
     var noTable = false
 
@@ -255,6 +258,7 @@ struct RunCommand: ParsableCommand {
         options.warmup = warmup
         options.countAllocations = !noAllocations
         options.countInstructions = instructions
+        options.countUnderRealTime = !noRealTimeCounting
         options.measureOverhead = measureOverhead
         options.isolate = isolate
         options.childTimeout = TimeInterval(childTimeout)
@@ -273,6 +277,7 @@ struct RunCommand: ParsableCommand {
         }
 
         let target = try Self.target()
+        if instructions && !quiet { printError("run: " + RealTimeScheduling.countingScheduler(options)) }
         var workflow = RunWorkflow(
             target: target, cases: cases, options: options, directory: out.map { URL(fileURLWithPath: $0) },
             provenance: try target.runProvenance(), replaceExisting: overwrite, writeReport: report, history: try historyLocation(),

@@ -172,6 +172,44 @@ final class ChildProtocolTests: XCTestCase {
         return String(message[label.upperBound...].prefix { $0.isNumber || $0 == "," || $0 == "-" })
     }
 
+    /// A child given a real-time priority runs under SCHED_FIFO at it (and so does what it
+    /// starts); one given none, under the normal scheduler.
+    func testAChildGivenARealTimePriorityRunsUnderFIFO() throws {
+        if let refusal = RealTimeScheduling.refusal { throw XCTSkip("this process may not: \(refusal)") }
+        // /proc/PID/stat after the command's name: the 38th and 39th fields are the
+        // real-time priority and the policy (1: SCHED_FIFO).
+        let script = "cat /proc/$$/stat | sed 's/.*) //' | cut -d' ' -f38,39 | sed 's/^/policy /' >&2; exit 1"
+        var child = ChildProcess(binary: try fakeChild(script))
+        child.realTimePriority = RealTimeScheduling.priority
+        XCTAssertThrowsError(try child.run(request())) { error in
+            XCTAssertTrue("\(error)".contains("policy \(RealTimeScheduling.priority) 1"), "\(error)")
+        }
+        XCTAssertTrue(try failure(of: script).contains("policy 0 0"), "without one, the normal scheduler")
+    }
+
+    /// A child that cannot be started at its real-time priority is not started, and the
+    /// message names the priority and why.
+    func testAChildThatCannotRunAtItsRealTimePriorityIsNotStarted() throws {
+        var child = ChildProcess(binary: try fakeChild("exit 0"))
+        child.realTimePriority = 100
+        XCTAssertThrowsError(try child.run(request())) { error in
+            XCTAssertTrue("\(error)".contains("under SCHED_FIFO at priority 100: Invalid argument"), "\(error)")
+        }
+        let refusal = try XCTUnwrap(RealTimeScheduling.refusal(at: 100))
+        XCTAssertTrue(refusal.contains("at priority 100 failed: Invalid argument"), refusal)
+    }
+
+    /// What `run` and `gate` say of how they count: real-time where asked and permitted,
+    /// else the normal scheduler and why.
+    func testHowCountingIsScheduledIsSaid() {
+        var options = RunOptions()
+        XCTAssertTrue(RealTimeScheduling.countingScheduler(options, refusal: nil).contains("real-time scheduling (SCHED_FIFO at priority 1)"))
+        let refused = RealTimeScheduling.countingScheduler(options, refusal: "no leave")
+        XCTAssertTrue(refused.contains("normal scheduler, because no leave: cross-thread counts move"), refused)
+        options.countUnderRealTime = false
+        XCTAssertTrue(RealTimeScheduling.countingScheduler(options, refusal: nil).contains("as asked (--no-real-time-counting)"))
+    }
+
     func testAChildCannotBeConfinedToAProcessorThisProcessMayNotUse() throws {
         let unusable = try XCTUnwrap((0..<1_024).last { !Processors.allowed().contains($0) })
         var child = ChildProcess(binary: try fakeChild("exit 0"))

@@ -273,6 +273,9 @@ final class CommandLineTests: SchedBenchTestCase {
 
     /// Each instruction-counting child runs on one processor: a `valgrind` first on `PATH`
     /// notes where each child may run, then runs the real one.
+    /// Each counting child keeps to one of this process's processors, under SCHED_FIFO where
+    /// this process may start it so (the run says which), and `--no-real-time-counting`
+    /// keeps it under the normal scheduler.
     func testEachCountingChildKeepsToOneProcessor() throws {
         guard let valgrind = ExecutableSearch.onPath("valgrind") else { throw XCTSkip("valgrind is not installed") }
         let bin = try temporaryDirectory()
@@ -280,7 +283,7 @@ final class CommandLineTests: SchedBenchTestCase {
         let noted = bin.appendingPathComponent("processors")
         try """
             #!/bin/sh
-            grep Cpus_allowed_list /proc/$$/status | cut -f2 >> '\(noted.path)'
+            echo "$(grep Cpus_allowed_list /proc/$$/status | cut -f2) $(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f39)" >> '\(noted.path)'
             exec '\(valgrind)' "$@"
 
             """.write(to: bin.appendingPathComponent("valgrind"), atomically: true, encoding: .utf8)
@@ -289,13 +292,21 @@ final class CommandLineTests: SchedBenchTestCase {
         let run = try schedbench(
             [
                 "run", "--suite", "quick", "--workload", "trampoline.nested", "--events", "2000",
-                "--trials", "1", "--warmup", "0", "--no-allocations", "--instructions", "--out", out.path, "--quiet", "--no-table",
+                "--trials", "1", "--warmup", "0", "--no-allocations", "--instructions", "--out", out.path, "--no-table",
             ], environment: ["PATH": "\(bin.path):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")"])
         XCTAssertEqual(run.status, 0, run.stderr)
-        let lists = try String(contentsOf: noted, encoding: .utf8).split(separator: "\n").map(String.init)
-        XCTAssertEqual(lists.count, 2, "one case, counted in two children")
+        XCTAssertTrue(run.stderr.contains("run: \(RealTimeScheduling.countingScheduler(RunOptions()))"), run.stderr)
+        let children = try String(contentsOf: noted, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        XCTAssertEqual(children.count, 2, "one case, counted in two children")
         let allowed = Set(Processors.allowed().map(String.init))
-        for list in lists { XCTAssertTrue(allowed.contains(list), "a child may run on \(list) only, one of this process's processors") }
+        let policy = RealTimeScheduling.refusal == nil ? "1" : "0"
+        for child in children {
+            XCTAssertTrue(allowed.contains(child[0]), "a child may run on \(child[0]) only, one of this process's processors")
+            XCTAssertEqual(child.last, policy, "SCHED_FIFO (1) where permitted, else the normal scheduler (0)")
+        }
+        let normal = try XCTUnwrap(try SchedBench.parseAsRoot(["run", "--instructions", "--no-real-time-counting"]) as? RunCommand)
+        XCTAssertFalse(normal.options.countUnderRealTime)
+        XCTAssertTrue(try XCTUnwrap(try SchedBench.parseAsRoot(["run", "--instructions"]) as? RunCommand).options.countUnderRealTime)
     }
 
     #if ValidationSlowdown

@@ -152,6 +152,13 @@ struct CaseIsolation: Sendable {
     /// an earlier one on any processor.
     static func countingProcessors(_ options: RunOptions) -> [Int] { options.countingProcessors ?? Processors.allowed() }
 
+    /// The real-time priority counting children run at (`RealTimeScheduling`): its lowest
+    /// when the options ask for it and this process may (`refusal` nil), else nil, the
+    /// normal scheduler.
+    static func countingPriority(_ options: RunOptions, refusal: String?) -> Int32? {
+        options.countUnderRealTime && refusal == nil ? RealTimeScheduling.priority : nil
+    }
+
     /// The processor counting slot `slot` confines its children to: `processors` in turn
     /// (nil when there are none).
     static func processor(slot: Int, of processors: [Int]) -> Int? { processors.isEmpty ? nil : processors[slot % processors.count] }
@@ -185,6 +192,7 @@ struct CaseIsolation: Sendable {
             arguments: InstructionCounter.valgrindArguments(output: output, executable: binary, arguments: ["_child"]),
             environment: InstructionCounter.childEnvironment, name: executable)
         child.processor = processor
+        child.realTimePriority = Self.countingPriority(options, refusal: RealTimeScheduling.refusal)
         let reply = try child.run(
             ChildRequest(job: .counting(.instructions), cases: sized, options: options), observer: observer,
             idleTimeout: options.childTimeout, cancellation: cancellation)

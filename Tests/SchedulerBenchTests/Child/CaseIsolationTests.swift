@@ -43,6 +43,16 @@ final class CaseIsolationTests: XCTestCase {
         XCTAssertEqual(CaseIsolation.countingProcessors(options), [1])
     }
 
+    /// Counting children run at the lowest real-time priority when the options ask and this
+    /// process may, else under the normal scheduler.
+    func testCountingChildrenRunRealTimeWhereAskedAndPermitted() {
+        var options = RunOptions()
+        XCTAssertEqual(CaseIsolation.countingPriority(options, refusal: nil), 1)
+        XCTAssertNil(CaseIsolation.countingPriority(options, refusal: "not permitted"))
+        options.countUnderRealTime = false
+        XCTAssertNil(CaseIsolation.countingPriority(options, refusal: nil))
+    }
+
     /// Each process's count is its counted trial's instructions less the smaller trial's,
     /// over their operations' difference; the case's count is the mean of the processes'
     /// counts, and its repeat difference their range over that mean. The numbers are
