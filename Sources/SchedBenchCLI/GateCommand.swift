@@ -54,8 +54,9 @@ struct GateCommand: ParsableCommand {
         parsing: .unconditional,
         help: ArgumentHelp(
             "With --instructions: rounds run again, alone, on the cases whose instruction count the rounds would call changed, "
-                + "or leave undecided past the threshold, before deciding (0: none). A count that keeps one of two levels a "
-                + "process is then seen to move, and a change just past the threshold gets the rounds to decide it.",
+                + "or leave undecided past the threshold; their rows are decided on these rounds (0: none; else at least 2). A count "
+                + "that keeps one of two levels a process is then seen to move, and a change just past the threshold gets the "
+                + "rounds to decide it.",
             valueName: "n"))
     var confirmationRounds = GateWorkflow.defaultConfirmationRounds
 
@@ -81,6 +82,9 @@ struct GateCommand: ParsableCommand {
         }
         guard (0...Limits.trials.upperBound - rounds).contains(confirmationRounds) else {
             throw ValidationError("--confirmation-rounds \(confirmationRounds) is outside 0...\(Limits.trials.upperBound - rounds) (with --rounds \(rounds))")
+        }
+        guard confirmationRounds != 1 else {
+            throw ValidationError("--confirmation-rounds 1 cannot decide a row (a recounted row is decided on its recount's rounds, two at least); give 0 or 2 or more")
         }
         if let childTimeout, !Limits.childTimeoutSeconds.contains(childTimeout) {
             throw ValidationError(

@@ -293,15 +293,31 @@ final class WorkflowTests: XCTestCase {
             "an undecided count past the threshold the other way is recounted too")
     }
 
+    /// A recounted case (one holding rounds past the gate's) is judged on its recount's
+    /// rounds alone; the others on all of theirs.
+    func testARecountedCaseIsJudgedOnItsRecountsRounds() {
+        let cases = [1, 2].map {
+            BenchCase(suite: "instructions", workload: .trampolineNested, scheduler: .currentThread, strategy: .none, producers: $0, events: 2_000, payloadBytes: 0, rateHz: 0)
+        }
+        let results = zip(cases, [2, 10]).map { benchCase, rounds in
+            CaseResult(
+                benchCase: benchCase,
+                trials: (1...rounds).map { TrialRecord(benchCase: benchCase, trial: $0, metrics: [.instructionsPerEvent: Double($0)]) })
+        }
+        let judged = GateWorkflow.judgedRounds(results, rounds: 2)
+        XCTAssertEqual(judged.map { $0.trials.map(\.trial) }, [[1, 2], Array(3...10)])
+        XCTAssertEqual(judged[1].values(.instructionsPerEvent), (3...10).map(Double.init))
+    }
+
     #if ValidationSlowdown
     /// A gate that counts instructions recounts, alone, the cases its two rounds call
     /// changed, in more rounds (two here). The candidate's launcher adds a counted spin
     /// (`SCHEDBENCH_SLOWDOWN=…:countSpin=TURNS`) to one case in every process, as a change
     /// of the build would, and to the other only in its first two rounds' processes, as a
     /// count that keeps a level a process does. Both are called regressed after two rounds;
-    /// after the recount the first stays regressed over four rounds and the second is left
-    /// undecided as an unstable count.
-    func testAGateRecountsAChangedInstructionCountAndKeepsOnlyAChangeEveryProcessRepeats() throws {
+    /// each row is then decided on the recount's rounds alone: the first stays regressed,
+    /// and the second, which the recount counted unchanged, is not.
+    func testAGateRecountsAChangedInstructionCountAndKeepsOnlyAChangeTheRecountRepeats() throws {
         guard ExecutableSearch.onPath("valgrind") != nil else { throw XCTSkip("valgrind is not installed") }
         let cases = [2_000, 3_000].map {
             BenchCase(suite: "instructions", workload: .trampolineNested, scheduler: .currentThread, strategy: .none, producers: 1, events: $0, payloadBytes: 0, rateHz: 0)
@@ -352,12 +368,12 @@ final class WorkflowTests: XCTestCase {
         let rows = try XCTUnwrap(outcome.comparison?.comparison).rows
         let kept = try XCTUnwrap(rows.first { $0.benchCase == built })
         XCTAssertEqual(kept.verdict, .regressed, "\(kept)")
-        XCTAssertEqual(kept.baseTrials, 4)
+        XCTAssertEqual([kept.baseTrials, kept.newTrials], [2, 2], "decided on the recount's two rounds")
         XCTAssertNil(kept.unstableRepeat)
-        let undecided = try XCTUnwrap(rows.first { $0.benchCase == levelled })
-        XCTAssertEqual(undecided.verdict, .inconclusive, "\(undecided)")
-        XCTAssertEqual(undecided.newTrials, 4)
-        XCTAssertGreaterThan(try XCTUnwrap(undecided.unstableRepeat), 0.03 * Comparison.repeatLimit)
+        let cleared = try XCTUnwrap(rows.first { $0.benchCase == levelled })
+        XCTAssertNotEqual(cleared.verdict, .regressed, "\(cleared)")
+        XCTAssertEqual(cleared.ratio, 1, accuracy: 0.001, "\(cleared)")
+        XCTAssertEqual(cleared.newTrials, 2)
         let written = try ResultsFiles.read(runs.resultsDirectory(.candidate).path).cases
         XCTAssertEqual(written.map { $0.values(.instructionsPerEvent).count }, [4, 4], "the recount's rounds are written with the others")
     }

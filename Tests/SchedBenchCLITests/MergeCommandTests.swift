@@ -166,7 +166,9 @@ final class MergeCommandTests: SchedBenchTestCase {
         XCTAssertEqual(withHistory.status, 64, withHistory.stderr)
 
         // A shard of a gate that recounts changed instruction counts (`gate
-        // --confirmation-rounds`) may hold those cases' further rounds, all of them.
+        // --confirmation-rounds`) may hold those cases' further rounds, all of them; the
+        // merged comparison decides those cases on those rounds alone (here each counting
+        // twice the allocations of the first two).
         func rewrite(_ side: String, of shard: URL, _ change: ([[String: String]]) -> [[String: String]]) throws {
             let file = shard.appendingPathComponent("\(side)/results.csv")
             let rows = change(try CSVFile.read(file, requiring: ResultsFiles.resultsHeader))
@@ -180,6 +182,7 @@ final class MergeCommandTests: SchedBenchTestCase {
                 rows + rows.map { row in
                     var again = row
                     again["trial"] = String(Int(row["trial"]!)! + 2)
+                    if row["metric"] == "allocs_per_event" { again["value"] = String(2 * Double(row["value"]!)!) }
                     return again
                 }
             }
@@ -189,7 +192,12 @@ final class MergeCommandTests: SchedBenchTestCase {
         let merged4 = try CSVFile.read(parent.appendingPathComponent("m1/comparison.csv"), requiring: ComparisonFile.header)
         let recountedWorkload = try XCTUnwrap(description.cases.first?.workload.rawValue)
         XCTAssertEqual(Set(merged4.map { "\($0["workload"]!) \($0["base_trials"]!)" }).count, 2)
-        for row in merged4 { XCTAssertEqual(row["base_trials"], row["workload"] == recountedWorkload ? "4" : "2", "\(row)") }
+        for row in merged4 {
+            XCTAssertEqual(row["base_trials"], "2", "\(row)")
+            let before = try XCTUnwrap(comparison.first { $0["workload"] == row["workload"] })
+            let factor = row["workload"] == recountedWorkload ? 2.0 : 1.0
+            XCTAssertEqual(Double(row["base_median"]!)!, factor * Double(before["base_median"]!)!, accuracy: 1e-9, "\(row)")
+        }
         try rewrite("candidate", of: shards[0]) { $0.filter { $0["trial"] != "4" } }
         let partly = try schedbench(["merge"] + shards.map(\.path) + ["--out", parent.appendingPathComponent("m3").path])
         XCTAssertEqual(partly.status, 1, partly.stderr)

@@ -57,12 +57,19 @@ package struct ComparisonOutcome: Sendable {
 /// and the history; prints nothing.
 package enum ComparisonWorkflow {
     /// NEW against BASE (results directories or `results.csv` files). `paired`: trials with
-    /// the same number form pairs (a gate's rounds). Unreadable input throws `BenchError`.
+    /// the same number form pairs (a gate's rounds). `rounds`: a gate's rounds, after which
+    /// a case counted again holds the rounds it was counted alone in, and is judged on those
+    /// only (`GateWorkflow.judgedRounds`). Unreadable input throws `BenchError`.
     package static func compare(
-        base: String, new: String, paired: Bool = false, policy: ComparisonPolicy, writingCSVTo csv: URL? = nil
+        base: String, new: String, paired: Bool = false, policy: ComparisonPolicy, writingCSVTo csv: URL? = nil,
+        recountedAfter rounds: Int? = nil
     ) throws -> ComparisonOutcome {
-        let (baseCases, baseProvenance) = try ResultsFiles.read(base)
-        let (newCases, newProvenance) = try ResultsFiles.read(new)
+        var (baseCases, baseProvenance) = try ResultsFiles.read(base)
+        var (newCases, newProvenance) = try ResultsFiles.read(new)
+        if let rounds {
+            baseCases = GateWorkflow.judgedRounds(baseCases, rounds: rounds)
+            newCases = GateWorkflow.judgedRounds(newCases, rounds: rounds)
+        }
         var notices: [ComparisonOutcome.Notice] = []
         if let baseProvenance, let newProvenance {
             let differences = baseProvenance.testbedDifferences(from: newProvenance)

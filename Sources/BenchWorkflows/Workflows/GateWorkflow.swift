@@ -16,12 +16,17 @@ import Foundation
 /// side fell on one level and every one of the other side on the other, an A/A gate called
 /// the case 16.5% improved (docs/performance/journal.md, "2026-11-30 (evening)"). So the
 /// cases whose instruction row the rounds would call regressed or improved are counted
-/// again, alone, in `confirmationRounds` more rounds: their rows are then judged on every
-/// round, and a side whose counts moved by more than a third of the threshold between its
-/// processes leaves the row undecided (`Comparison.repeatLimit`). A change that belongs to
-/// the build counts the same in the new processes and stays decided (unless the case's
-/// count alone differs from its count among the others by more than that limit, as an
-/// allocating case's can by up to 1.4% under load).
+/// again, alone, in `confirmationRounds` more rounds: their rows are then judged on those
+/// rounds only (`judgedRounds`), and a side whose counts moved by more than a third of the
+/// threshold between its processes leaves the row undecided (`Comparison.repeatLimit`). A
+/// change that belongs to the build counts the same in the new processes and stays
+/// decided. The rounds among the other cases only choose what to count again: a case
+/// counted after others carries what their threads do while it runs (a worker's timed
+/// wait ending, say), which no scheduler orders. `subscribeOn.cycle` on `mainAsync` under
+/// `SCHED_FIFO` beside two busy loops counted 40,289–40,364 an event in the suite's
+/// rounds of four gates and 40,325–40,329 in every round counted alone
+/// (docs/performance/journal.md, "2026-12-03"); judged on all ten, asked +3.1% it was left
+/// undecided in one of those four.
 ///
 /// A stable count whose rounds put it past the threshold but could not decide it is
 /// recounted too. With two rounds a side the paired test has one degree of freedom, so a
@@ -87,7 +92,7 @@ package struct GateWorkflow: Sendable {
             guard try runs.runMore(recounts, of: changed, after: &done, observer: observer, cancellation: cancellation) else { return unfinished }
         }
         guard shard == nil else { return Outcome(finished: true, comparison: nil, report: nil) }
-        let (comparison, report) = try Self.compare(in: runs.directory, policy: policy)
+        let (comparison, report) = try Self.compare(in: runs.directory, policy: policy, rounds: recounts > 0 ? runs.rounds : nil)
         return Outcome(finished: true, comparison: comparison, report: report)
     }
 
@@ -102,6 +107,17 @@ package struct GateWorkflow: Sendable {
             method: policy.method, paired: true)
         let changed = Set(comparison.rows.filter { $0.metric == .instructionsPerEvent && Self.looksChanged($0) }.map(\.benchCase))
         return cases.filter(changed.contains)
+    }
+
+    /// `cases` with each case that holds rounds past `rounds` (one counted again) left with
+    /// only those rounds; the other cases as they are.
+    static func judgedRounds(_ cases: [CaseResult], rounds: Int) -> [CaseResult] {
+        cases.map { result in
+            guard result.trials.contains(where: { $0.trial > rounds }) else { return result }
+            var recounted = result
+            recounted.trials = result.trials.filter { $0.trial > rounds }
+            return recounted
+        }
     }
 
     /// Whether a row is decided changed, or undecided on stable counts whose ratio lies
@@ -119,16 +135,18 @@ package struct GateWorkflow: Sendable {
 
     /// Compares the `candidate/` rounds in `directory` with the `baseline/` ones, paired by
     /// round, writing `comparison.csv` and the candidate's report against the baseline
-    /// there (`gate`, and `merge` of a gate's shards). A report that cannot be written is
-    /// returned as such and leaves the comparison's decision as it is.
+    /// there (`gate`, and `merge` of a gate's shards). With `rounds` (a gate that recounts),
+    /// a case that holds more rounds than that is judged on its rounds past them. A report
+    /// that cannot be written is returned as such and leaves the comparison's decision as
+    /// it is.
     package static func compare(
-        in directory: URL, policy: ComparisonPolicy
+        in directory: URL, policy: ComparisonPolicy, rounds: Int?
     ) throws -> (comparison: ComparisonOutcome, report: Result<URL, BenchError>) {
         let baseline = directory.appendingPathComponent(GateSide.baseline.rawValue).path
         let candidate = directory.appendingPathComponent(GateSide.candidate.rawValue).path
         let comparison = try ComparisonWorkflow.compare(
             base: baseline, new: candidate, paired: true, policy: policy,
-            writingCSVTo: directory.appendingPathComponent(ComparisonFile.name))
+            writingCSVTo: directory.appendingPathComponent(ComparisonFile.name), recountedAfter: rounds)
         let report: Result<URL, BenchError>
         do {
             report = .success(

@@ -136,7 +136,8 @@ package struct MergeWorkflow: Sendable {
                 try ResultsFiles.prepare(url)
                 try ResultsFiles.write(results, provenance: provenance, to: url)
             }
-            let (comparison, report) = try GateWorkflow.compare(in: directory, policy: policy)
+            let recounted = found.first.flatMap { $0.file.confirmationRounds == nil ? nil : $0.file.rounds }
+            let (comparison, report) = try GateWorkflow.compare(in: directory, policy: policy, rounds: recounted)
             outcome.comparison = comparison
             outcome.report = report
         }
