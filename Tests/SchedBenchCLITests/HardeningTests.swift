@@ -152,6 +152,8 @@ final class HardeningTests: SchedBenchTestCase {
         XCTAssertTrue(none.contains("--trials-per-round 0 is outside 1...1000"), none)
         let recounts = try gateUsage(["--candidate", executable.path, "--rounds", "990", "--confirmation-rounds", "11", "--", "--suite", "quick"])
         XCTAssertTrue(recounts.contains("--confirmation-rounds 11 is outside 0...10 (with --rounds 990)"), recounts)
+        let one = try gateUsage(["--candidate", executable.path, "--confirmation-rounds", "1", "--", "--suite", "quick"])
+        XCTAssertTrue(one.contains("--confirmation-rounds 1 cannot decide a row"), one)
     }
 
     private func gateUsage(_ arguments: [String]) throws -> String {
