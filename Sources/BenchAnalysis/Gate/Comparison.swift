@@ -391,11 +391,13 @@ package struct Comparison: Sendable {
 }
 
 extension Comparison.Row {
-    /// Whether the ratio itself, read as "how many times worse", lies past the threshold
-    /// either way, whatever its bounds decided; false without a ratio.
-    package var ratioPastThreshold: Bool {
+    /// Whether the ratio itself, read as "how many times worse", lies past `share` of the
+    /// threshold either way (1: past the threshold), whatever its bounds decided; false
+    /// without a ratio.
+    package func ratioPast(_ share: Double) -> Bool {
         guard let worse = Comparison.worse(estimate, metric)?.ratio else { return false }
-        return worse > 1 + threshold || worse < 1 / (1 + threshold)
+        let limit = 1 + threshold * share
+        return worse > limit || worse < 1 / limit
     }
 }
 

@@ -28,17 +28,20 @@ import Foundation
 /// (docs/performance/journal.md, "2026-12-03"); judged on all ten, asked +3.1% it was left
 /// undecided in one of those four.
 ///
-/// A stable count whose rounds put it past the threshold but could not decide it is
-/// recounted too. With two rounds a side the paired test has one degree of freedom, so a
-/// change 0.1 points past a 3% threshold is decided only when the two rounds agree to a
-/// few instructions in a trial: the trampoline asked +3.1% was left undecided in 5 of 30
+/// A stable count whose rounds leave it undecided with its ratio past half the threshold
+/// (`recountShare`) is recounted too. With two rounds a side the paired test has one
+/// degree of freedom, so a change 0.1 points past a 3% threshold is decided only when the
+/// two rounds agree to a few instructions in a trial: the trampoline asked +3.1% was left undecided in 5 of 30
 /// idle gates, where one side's two rounds differed by up to 0.021 instructions an event
 /// (docs/performance/journal.md, "2026-12-01"). A hand-off's count moves more: a round's
 /// ratio of `subscribeOn.cycle` on `mainAsync` spreads by about 0.05%, so asked +3.1% it
 /// sits two to three standard errors past the threshold at four rounds, where Holm's
 /// first step over a dozen decided rows at three degrees of freedom asks for more than
 /// five; it was left undecided in 3 of 3 idle gates ("2026-12-02 (late morning)"). Ten
-/// rounds give the test nine degrees of freedom and halve the standard error. The recount
+/// rounds give the test nine degrees of freedom and halve the standard error. The screen
+/// reads the rounds among the other cases, where that hand-off's ratio moves by about 0.1%
+/// either way: asked +3.1% it once read +2.990% there and was left undecided without a
+/// recount ("2026-12-03"), so the screen starts half the threshold short of it. The recount
 /// costs two more processes a side and round, valgrind's start-up each, and only for a
 /// count that changed or looks changed.
 package struct GateWorkflow: Sendable {
@@ -53,6 +56,15 @@ package struct GateWorkflow: Sendable {
     /// Eight rounds (ten in all, as many as the time step runs): sixteen more processes a
     /// side, so a level every process of a side kept would have to be kept by twenty.
     package static let defaultConfirmationRounds = 8
+
+    /// The share of the threshold past which a stable, undecided count is recounted. A
+    /// count the build changed by the threshold reads past it in the suite's rounds
+    /// whatever the other cases' threads did (they moved that hand-off's ratio by 0.17% at
+    /// most). With two rounds a side, a stable count short of half a 3% threshold is
+    /// decided unchanged unless its sides' rounds cross (one side's first round high and
+    /// second low, the other's the other way), which is noise of an unchanged count; so
+    /// only a change near the threshold costs the recount's processes.
+    static let recountShare = 0.5
 
     package init(runs: InterleavedRuns, policy: ComparisonPolicy, shard: ShardFile? = nil) {
         self.runs = runs
@@ -98,8 +110,8 @@ package struct GateWorkflow: Sendable {
 
     /// The cases of `cases` (in that order) whose `instructions_per_event` row a paired
     /// comparison of `results` under `policy` calls regressed or improved, or leaves
-    /// inconclusive with its ratio past the threshold and its counts stable (no
-    /// `unstableRepeat`). In a shard the family is the shard's own cases, smaller than the
+    /// inconclusive with its ratio past `recountShare` of the threshold and its counts
+    /// stable (no `unstableRepeat`). In a shard the family is the shard's own cases, smaller than the
     /// merged gate's, so it recounts at least the cases the merge would call changed.
     static func changedCounts(_ results: [GateSide: [CaseResult]], of cases: [BenchCase], policy: ComparisonPolicy) -> [BenchCase] {
         let comparison = Comparison(
@@ -121,7 +133,7 @@ package struct GateWorkflow: Sendable {
     }
 
     /// Whether a row is decided changed, or undecided on stable counts whose ratio lies
-    /// past its threshold either way.
+    /// past `recountShare` of its threshold either way.
     static func looksChanged(_ row: Comparison.Row) -> Bool {
         switch row.verdict {
         case .regressed, .improved:
@@ -129,7 +141,7 @@ package struct GateWorkflow: Sendable {
         case .unchanged:
             return false
         case .inconclusive:
-            return row.unstableRepeat == nil && row.ratioPastThreshold
+            return row.unstableRepeat == nil && row.ratioPast(recountShare)
         }
     }
 

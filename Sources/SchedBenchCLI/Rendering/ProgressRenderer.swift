@@ -23,7 +23,7 @@ final class ProgressRenderer: BenchObserver, Sendable {
             if line.isLive { update("") } else { message("gate: round \(round)/\(of): \(side.rawValue)") }
         case .recountStarted(let cases, let rounds):
             message(
-                "gate: the instruction count of \(cases.count) case(s) changed or lies undecided past the threshold; "
+                "gate: the instruction count of \(cases.count) case(s) changed or lies undecided past half the threshold; "
                     + "counting \(cases.count == 1 ? "it" : "them") again in \(rounds) more rounds of \(cases.count == 1 ? "it" : "them") alone, and deciding on those: "
                     + cases.prefix(5).map { "\($0)" }.joined(separator: "; ") + (cases.count > 5 ? "; …" : ""))
         case .caseStarted(let benchCase, let index, let count):

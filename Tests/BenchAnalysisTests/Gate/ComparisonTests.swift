@@ -106,16 +106,20 @@ final class ComparisonTests: XCTestCase {
         XCTAssertEqual(Comparison.verdict(nil, metric: .nsPerEvent, threshold: 0.05), .inconclusive)
     }
 
-    /// A row's ratio past its threshold is read as "how many times worse", both ways and
-    /// for metrics where higher is better, whatever its bounds decided.
+    /// A row's ratio past its threshold, or a share of it, is read as "how many times
+    /// worse", both ways and for metrics where higher is better, whatever its bounds decided.
     func testARowSaysWhetherItsRatioLiesPastTheThreshold() throws {
         var row = try XCTUnwrap(Comparison(base: [result(nanos: [100, 101])], new: [result(nanos: [100, 101])], thresholds: Thresholds()).rows.first)
         row.threshold = 0.03
-        func past(_ ratio: Double?, _ metric: Metric) -> Bool {
+        func past(_ ratio: Double?, _ metric: Metric, share: Double = 1) -> Bool {
             row.metric = metric
             row.estimate = ratio.map { RatioEstimate(ratio: $0, low: $0 * 0.9, high: $0 * 1.1) }
-            return row.ratioPastThreshold
+            return row.ratioPast(share)
         }
+        XCTAssertTrue(past(1.016, .instructionsPerEvent, share: 0.5))
+        XCTAssertTrue(past(0.984, .instructionsPerEvent, share: 0.5))
+        XCTAssertFalse(past(1.014, .instructionsPerEvent, share: 0.5))
+        XCTAssertFalse(past(0.986, .instructionsPerEvent, share: 0.5))
         XCTAssertTrue(past(1.031, .instructionsPerEvent))
         XCTAssertTrue(past(0.97, .instructionsPerEvent))
         XCTAssertFalse(past(1.029, .instructionsPerEvent))
