@@ -71,6 +71,16 @@ class SchedBenchTestCase: XCTestCase {
         }
     }
 
+    /// The processor time `pid` has used so far (user and system), in seconds; nil once it
+    /// is gone.
+    static func processorSeconds(of pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
+        // After the command's name: the state is the 3rd field, utime and stime the 14th and 15th.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// Running (not a zombie: in a container nobody may reap it).
     static func isAlive(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
