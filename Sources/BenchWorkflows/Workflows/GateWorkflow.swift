@@ -31,9 +31,9 @@ import Foundation
 /// A stable count whose rounds leave it undecided with its ratio past half the threshold
 /// (`recountShare`) is recounted too. With two rounds a side the paired test has one
 /// degree of freedom, so a change 0.1 points past a 3% threshold is decided only when the
-/// two rounds agree to a few instructions in a trial: the trampoline asked +3.1% was left undecided in 5 of 30
-/// idle gates, where one side's two rounds differed by up to 0.021 instructions an event
-/// (docs/performance/journal.md, "2026-12-01"). A hand-off's count moves more: a round's
+/// two rounds agree to a few instructions in a trial: the trampoline asked +3.1% was left
+/// undecided in 5 of 30 idle gates, where one side's two rounds differed by up to 0.021
+/// instructions an event (docs/performance/journal.md, "2026-12-01"). A hand-off's count moves more: a round's
 /// ratio of `subscribeOn.cycle` on `mainAsync` spreads by about 0.05%, so asked +3.1% it
 /// sits two to three standard errors past the threshold at four rounds, where Holm's
 /// first step over a dozen decided rows at three degrees of freedom asks for more than
@@ -111,8 +111,9 @@ package struct GateWorkflow: Sendable {
     /// The cases of `cases` (in that order) whose `instructions_per_event` row a paired
     /// comparison of `results` under `policy` calls regressed or improved, or leaves
     /// inconclusive with its ratio past `recountShare` of the threshold and its counts
-    /// stable (no `unstableRepeat`). In a shard the family is the shard's own cases, smaller than the
-    /// merged gate's, so it recounts at least the cases the merge would call changed.
+    /// stable (no `unstableRepeat`). In a shard the family is the shard's own cases,
+    /// smaller than the merged gate's, so it recounts at least the cases the merge would
+    /// call changed.
     static func changedCounts(_ results: [GateSide: [CaseResult]], of cases: [BenchCase], policy: ComparisonPolicy) -> [BenchCase] {
         let comparison = Comparison(
             base: results[.baseline] ?? [], new: results[.candidate] ?? [], thresholds: policy.thresholds, metrics: policy.metrics,
