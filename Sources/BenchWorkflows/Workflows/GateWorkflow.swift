@@ -33,8 +33,9 @@ import Foundation
 /// degree of freedom, so a change 0.1 points past a 3% threshold is decided only when the
 /// two rounds agree to a few instructions in a trial: the trampoline asked +3.1% was left
 /// undecided in 5 of 30 idle gates, where one side's two rounds differed by up to 0.021
-/// instructions an event (docs/performance/journal.md, "2026-12-01"). A hand-off's count moves more: a round's
-/// ratio of `subscribeOn.cycle` on `mainAsync` spreads by about 0.05%, so asked +3.1% it
+/// instructions an event (docs/performance/journal.md, "2026-12-01"). A hand-off's count
+/// moves more: a round's ratio of `subscribeOn.cycle` on `mainAsync` spreads by about
+/// 0.05%, so asked +3.1% it
 /// sits two to three standard errors past the threshold at four rounds, where Holm's
 /// first step over a dozen decided rows at three degrees of freedom asks for more than
 /// five; it was left undecided in 3 of 3 idle gates ("2026-12-02 (late morning)"). Ten

@@ -60,11 +60,7 @@ class SchedBenchTestCase: XCTestCase {
     /// Live `schedbench _child` processes whose parent is `pid`.
     static func children(of pid: Int32) -> [Int32] {
         ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { candidate in
-            guard let stat = try? String(contentsOfFile: "/proc/\(candidate)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return false }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, Int32(fields[1]) == pid, fields[0] != "Z",
+            guard let fields = statFields(of: candidate), fields.count > 2, Int32(fields[1]) == pid, fields[0] != "Z",
                 let commandLine = FileManager.default.contents(atPath: "/proc/\(candidate)/cmdline")
             else { return false }
             return String(decoding: commandLine, as: UTF8.self).split(separator: "\0").last == "_child"
@@ -74,17 +70,22 @@ class SchedBenchTestCase: XCTestCase {
     /// The processor time `pid` has used so far (user and system), in seconds; nil once it
     /// is gone.
     static func processorSeconds(of pid: Int32) -> Double? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
-        // After the command's name: the state is the 3rd field, utime and stime the 14th and 15th.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        // utime and stime are /proc's 14th and 15th fields.
+        guard let fields = statFields(of: pid), fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// Running (not a zombie: in a container nobody may reap it).
     static func isAlive(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
-        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+        guard let fields = statFields(of: pid) else { return false }
+        return fields.first != "Z"
+    }
+
+    /// `/proc/PID/stat`'s fields after the command's name (the state first, /proc's 3rd
+    /// field); nil once `pid` is gone.
+    private static func statFields(of pid: Int32) -> [Substring]? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ")
     }
 
     /// A fresh directory path (not created), removed after the test.
