@@ -35,16 +35,15 @@ import Foundation
 /// undecided in 5 of 30 idle gates, where one side's two rounds differed by up to 0.021
 /// instructions an event (docs/performance/journal.md, "2026-12-01"). A hand-off's count
 /// moves more: a round's ratio of `subscribeOn.cycle` on `mainAsync` spreads by about
-/// 0.05%, so asked +3.1% it
-/// sits two to three standard errors past the threshold at four rounds, where Holm's
-/// first step over a dozen decided rows at three degrees of freedom asks for more than
-/// five; it was left undecided in 3 of 3 idle gates ("2026-12-02 (late morning)"). Ten
-/// rounds give the test nine degrees of freedom and halve the standard error. The screen
-/// reads the rounds among the other cases, where that hand-off's ratio moves by about 0.1%
-/// either way: asked +3.1% it once read +2.990% there and was left undecided without a
-/// recount ("2026-12-03"), so the screen starts half the threshold short of it. The recount
-/// costs two more processes a side and round, valgrind's start-up each, and only for a
-/// count that changed or looks changed.
+/// 0.05%, so asked +3.1% it sits two to three standard errors past the threshold at four
+/// rounds, where Holm's first step over a dozen decided rows at three degrees of freedom
+/// asks for more than five; it was left undecided in 3 of 3 idle gates ("2026-12-02 (late
+/// morning)"). Ten rounds give the test nine degrees of freedom and halve the standard
+/// error. The screen reads the rounds among the other cases, where that hand-off's ratio
+/// moves by about 0.1% either way: asked +3.1% it once read +2.990% there and was left
+/// undecided without a recount ("2026-12-03"), so the screen starts half the threshold
+/// short of it. The recount costs two more processes a side and round, valgrind's start-up
+/// each, and only for a count that changed or looks changed.
 package struct GateWorkflow: Sendable {
     package var runs: InterleavedRuns
     package var policy: ComparisonPolicy
