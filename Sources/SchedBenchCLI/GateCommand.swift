@@ -53,8 +53,9 @@ struct GateCommand: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "With --instructions: rounds run again, alone, on the cases whose instruction count the rounds would call changed, "
-                + "or leave undecided past half the threshold; their rows are decided on these rounds (0: none; else at least 2). A count "
+            "With --instructions: rounds run again on the cases whose instruction count the rounds would call changed, "
+                + "or leave undecided past half the threshold, each case in processes of its own; their rows are decided on these "
+                + "rounds (0: none; else at least 2). A count "
                 + "that keeps one of two levels a process is then seen to move, and a change just past the threshold gets the "
                 + "rounds to decide it.",
             valueName: "n"))

@@ -311,6 +311,41 @@ final class WorkflowTests: XCTestCase {
         XCTAssertEqual(judged[1].values(.instructionsPerEvent), (3...10).map(Double.init))
     }
 
+    /// A side's rounds ask one child for every case; the rounds run again (`runMore`, a
+    /// gate's recount) ask one child for each case, so none is measured after another's
+    /// threads. Every round's results are kept, the recount's numbered on.
+    func testRoundsRunAgainMeasureEachCaseInAChildOfItsOwn() throws {
+        let requests = scratch.appendingPathComponent("cases-per-request")
+        let launcher = scratch.appendingPathComponent("counting.sh")
+        try """
+            #!/bin/sh
+            request=$(mktemp)
+            cat > "$request"
+            grep -q '"describe"' "$request" || grep -o '"payloadBytes"' "$request" | wc -l >> '\(requests.path)'
+            '\(target.path)' "$@" < "$request"
+            status=$?
+            rm -f "$request"
+            exit $status
+
+            """.write(to: launcher, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: launcher.path)
+        let runs = InterleavedRuns(
+            baseline: target.path, candidate: launcher.path, cases: cases, options: options, rounds: 2,
+            directory: scratch.appendingPathComponent("gate-alone"), trialsPerRound: 1)
+
+        var done = try XCTUnwrap(try runs.execute())
+        XCTAssertTrue(try runs.runMore(2, of: cases, after: &done))
+
+        let sizes = try String(contentsOf: requests, encoding: .utf8).split(separator: "\n").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        XCTAssertEqual(sizes, [2, 2, 1, 1, 1, 1], "two rounds of both cases, then two rounds of one child a case")
+        XCTAssertEqual(done.last, 4)
+        for side in GateSide.allCases {
+            let written = try ResultsFiles.read(runs.resultsDirectory(side).path).cases
+            XCTAssertEqual(written.map(\.benchCase), cases, "\(side)")
+            XCTAssertEqual(written.map { $0.trials.map(\.trial) }, [[1, 2, 3, 4], [1, 2, 3, 4]], "\(side)")
+        }
+    }
+
     #if ValidationSlowdown
     /// A gate that counts instructions recounts, alone, the cases its two rounds call
     /// changed, in more rounds (two here). The candidate's launcher adds a counted spin

@@ -105,18 +105,32 @@ package struct InterleavedRuns: Sendable {
         return try run(rounds, of: cases, after: &done, total: rounds, observer: observer, cancellation: cancellation) ? done : nil
     }
 
-    /// Runs `more` rounds of `cases` alone (a subset of `self.cases`), numbered on from
-    /// `done.last`, and adds them to `done` and to the results written: those cases then
-    /// hold more rounds than the others. Returns false when `cancellation` stopped it early.
+    /// Runs `more` rounds of `cases` (a subset of `self.cases`), each case alone: a side's
+    /// round runs one child for each case, one after the other, so no case is measured
+    /// after another's threads. The rounds are numbered on from `done.last` and added to
+    /// `done` and to the results written: those cases then hold more rounds than the
+    /// others. Returns false when `cancellation` stopped it early.
+    ///
+    /// Counted after other cases in one process, a hand-off's count moves with what they
+    /// left running: `subscribeOn.cycle` on `mainAsync`, recounted with three other cases,
+    /// read 0.16–0.25% apart over eight rounds under `SCHED_FIFO`; alone, 0.01%
+    /// (docs/performance/journal.md, 2026-12-03, sixth). Each case's children cost a
+    /// child's start-up (under valgrind about 5 s) in every round and side.
     package func runMore(
         _ more: Int, of cases: [BenchCase], after done: inout Rounds, observer: any BenchObserver = SilentObserver(),
         cancellation: CancellationToken = CancellationToken()
     ) throws -> Bool {
-        try run(more, of: cases, after: &done, total: done.last + more, observer: observer, cancellation: cancellation)
+        try run(more, of: cases, eachAlone: true, after: &done, total: done.last + more, observer: observer, cancellation: cancellation)
+    }
+
+    /// The requests of a side's round: every case in one, or (`eachAlone`) one a case
+    /// (always at least one request).
+    static func requestedCases(_ cases: [BenchCase], eachAlone: Bool) -> [[BenchCase]] {
+        eachAlone && !cases.isEmpty ? cases.map { [$0] } : [cases]
     }
 
     private func run(
-        _ count: Int, of cases: [BenchCase], after done: inout Rounds, total: Int, observer: any BenchObserver,
+        _ count: Int, of cases: [BenchCase], eachAlone: Bool = false, after done: inout Rounds, total: Int, observer: any BenchObserver,
         cancellation: CancellationToken
     ) throws -> Bool {
         guard count > 0 else { return true }
@@ -133,18 +147,25 @@ package struct InterleavedRuns: Sendable {
                     observer.benchEvent(.roundStarted(round: round, of: total, side: side))
                     let child = ChildProcess(binary: executables[side]!)
                     let started = Date()
+                    let progress = FilteringObserver(observer) {
+                        // Progress passes; the gate reports results itself.
+                        switch $0 {
+                        case .caseStarted, .trialStarted, .caseFailed: return true
+                        case .caseFinished, .roundStarted, .recountStarted, .scenarioStarted, .stressIteration, .scenarioFinished:
+                            return false
+                        }
+                    }
                     let reply = Result {
-                        try child.run(
-                            ChildRequest(job: .cases, cases: cases, options: roundOptions(position: index)),
-                            observer: FilteringObserver(observer) {
-                                // Progress passes; the gate reports results itself.
-                                switch $0 {
-                                case .caseStarted, .trialStarted, .caseFailed: return true
-                                case .caseFinished, .roundStarted, .recountStarted, .scenarioStarted, .stressIteration, .scenarioFinished:
-                                    return false
-                                }
-                            },
-                            timeout: timeout)
+                        var answers: [ChildReply] = []
+                        for batch in Self.requestedCases(cases, eachAlone: eachAlone) {
+                            answers.append(
+                                try child.run(
+                                    ChildRequest(job: .cases, cases: batch, options: roundOptions(position: index)), observer: progress,
+                                    timeout: timeout))
+                        }
+                        var joined = answers[0]
+                        joined.outcomes = answers.flatMap(\.outcomes)
+                        return joined
                     }
                     replies.withLock { $0[side] = reply.map { ($0, child.name, Date().timeIntervalSince(started)) } }
                 }

@@ -16,7 +16,8 @@ import Foundation
 /// side fell on one level and every one of the other side on the other, an A/A gate called
 /// the case 16.5% improved (docs/performance/journal.md, "2026-11-30 (evening)"). So the
 /// cases whose instruction row the rounds would call regressed or improved are counted
-/// again, alone, in `confirmationRounds` more rounds: their rows are then judged on those
+/// again, each in processes of its own (`InterleavedRuns.runMore`), in
+/// `confirmationRounds` more rounds: their rows are then judged on those
 /// rounds only (`judgedRounds`), and a side whose counts moved by more than a third of the
 /// threshold between its processes leaves the row undecided (`Comparison.repeatLimit`). A
 /// change that belongs to the build counts the same in the new processes and stays
