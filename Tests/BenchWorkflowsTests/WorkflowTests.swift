@@ -316,21 +316,11 @@ final class WorkflowTests: XCTestCase {
     /// threads. Every round's results are kept, the recount's numbered on.
     func testRoundsRunAgainMeasureEachCaseInAChildOfItsOwn() throws {
         let requests = scratch.appendingPathComponent("cases-per-request")
-        let launcher = scratch.appendingPathComponent("counting.sh")
-        try """
-            #!/bin/sh
-            request=$(mktemp)
-            cat > "$request"
-            grep -q '"describe"' "$request" || grep -o '"payloadBytes"' "$request" | wc -l >> '\(requests.path)'
-            '\(target.path)' "$@" < "$request"
-            status=$?
-            rm -f "$request"
-            exit $status
-
-            """.write(to: launcher, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: launcher.path)
+        let launcher = try self.launcher("counting", whenMeasuring: """
+            grep -o '"payloadBytes"' "$request" | wc -l >> '\(requests.path)'
+            """)
         let runs = InterleavedRuns(
-            baseline: target.path, candidate: launcher.path, cases: cases, options: options, rounds: 2,
+            baseline: target.path, candidate: launcher, cases: cases, options: options, rounds: 2,
             directory: scratch.appendingPathComponent("gate-alone"), trialsPerRound: 1)
 
         var done = try XCTUnwrap(try runs.execute())
@@ -369,27 +359,17 @@ final class WorkflowTests: XCTestCase {
             }.joined(separator: ",")
         }
         let rounds = scratch.appendingPathComponent("candidate-rounds")
-        let launcher = scratch.appendingPathComponent("candidate.sh")
-        try """
-            #!/bin/sh
-            request=$(mktemp)
-            cat > "$request"
-            grep -q '"describe"' "$request" || echo round >> '\(rounds.path)'
-            slowdown='\(spin(built))'
-            if [ "$(cat '\(rounds.path)' 2>/dev/null | wc -l)" -le 2 ]; then slowdown="$slowdown,\(spin(levelled))"; fi
-            SCHEDBENCH_SLOWDOWN="$slowdown" '\(target.path)' "$@" < "$request"
-            status=$?
-            rm -f "$request"
-            exit $status
-
-            """.write(to: launcher, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: launcher.path)
+        let launcher = try self.launcher("candidate", whenMeasuring: """
+            echo round >> '\(rounds.path)'
+            export SCHEDBENCH_SLOWDOWN='\(spin(built))'
+            if [ "$(wc -l < '\(rounds.path)')" -le 2 ]; then SCHEDBENCH_SLOWDOWN="$SCHEDBENCH_SLOWDOWN,\(spin(levelled))"; fi
+            """)
         var options = RunOptions()
         options.warmup = 0
         options.countAllocations = false
         options.countInstructions = true
         var runs = InterleavedRuns(
-            baseline: target.path, candidate: launcher.path, cases: [built, levelled], options: options, rounds: 2,
+            baseline: target.path, candidate: launcher, cases: [built, levelled], options: options, rounds: 2,
             directory: scratch.appendingPathComponent("gate-recount"), trialsPerRound: 1)
         runs.sidesTogether = true
         let events = EventLog()
@@ -423,16 +403,29 @@ final class WorkflowTests: XCTestCase {
         let other = GateSide.allCases.first { $0 != side }!
         let (mine, theirs) = (scratch.appendingPathComponent("\(side.rawValue)-measuring").path, scratch.appendingPathComponent("\(other.rawValue)-measuring").path)
         let saw = scratch.appendingPathComponent("\(side.rawValue)-saw-the-other").path
-        let launcher = scratch.appendingPathComponent("\(side.rawValue).sh")
-        let script = """
-            #!/bin/sh
-            request=$(mktemp)
-            cat > "$request"
-            if ! grep -q '"describe"' "$request" && [ ! -e '\(mine)' ]; then
+        return try launcher(side.rawValue, whenMeasuring: """
+            if [ ! -e '\(mine)' ]; then
               touch '\(mine)'
               tries=0
               while [ ! -e '\(theirs)' ] && [ $tries -lt 1200 ]; do sleep 0.05; tries=$((tries + 1)); done
               if [ -e '\(theirs)' ]; then touch '\(saw)'; fi
+            fi
+            """)
+    }
+
+    /// Writes `<name>.sh` in the scratch folder, an executable that stands in for the
+    /// built-ins: it keeps the request from its standard input in a file (`$request`), runs
+    /// `whenMeasuring` when the request asks to measure rather than describe, then runs the
+    /// built-ins on the request in that same shell, so a variable `whenMeasuring` exports
+    /// reaches them, and exits with their status. Returns its path.
+    private func launcher(_ name: String, whenMeasuring: String) throws -> String {
+        let launcher = scratch.appendingPathComponent("\(name).sh")
+        let script = """
+            #!/bin/sh
+            request=$(mktemp)
+            cat > "$request"
+            if ! grep -q '"describe"' "$request"; then
+            \(whenMeasuring)
             fi
             '\(target.path)' "$@" < "$request"
             status=$?
